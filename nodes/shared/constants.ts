@@ -1,0 +1,47 @@
+export const CREDENTIAL_NAME = 'socialAggregatorApi';
+
+export const PACKAGE_NAME = 'n8n-nodes-social-aggregator';
+
+/** The largest `per_page` the service accepts on paged lists. */
+export const MAX_PER_PAGE = 100;
+
+export type DataTermType = 'username' | 'hashtag' | 'channel' | 'mentions' | 'reviews';
+
+export const DATA_TERM_TYPES: DataTermType[] = ['username', 'hashtag', 'channel', 'mentions', 'reviews'];
+
+/**
+ * SPEC.md's table of Data API platforms and the term types each takes: the
+ * fallback when `GET /platforms` cannot be asked, and the rule used to refuse a
+ * pair before any request (and any credit) is spent.
+ */
+export const DATA_API_TERM_TYPES: Record<string, DataTermType[]> = {
+	Bluesky: ['username', 'hashtag'],
+	Twitter: ['username', 'hashtag', 'mentions'],
+	YouTube: ['username', 'channel', 'hashtag'],
+	Vimeo: ['username'],
+	Facebook: ['username', 'hashtag'],
+	Instagram: ['username', 'hashtag'],
+	Tumblr: ['username', 'hashtag'],
+	Pinterest: ['username', 'hashtag'],
+	Flickr: ['username'],
+	Giphy: ['username'],
+	LinkedIn: ['username', 'hashtag'],
+	Reddit: ['channel', 'mentions'],
+	TikTok: ['username', 'hashtag', 'mentions'],
+	Google: ['reviews'],
+};
+
+/** Display names for the platforms whose request name differs from what users know. */
+export const PLATFORM_DISPLAY_NAMES: Record<string, string> = {
+	Twitter: 'X (Twitter)',
+	Google: 'Google Reviews',
+};
+
+export const KNOWN_WEBHOOK_EVENTS: Array<{ name: string; description: string }> = [
+	{ name: 'post.created', description: 'New posts were collected for a feed' },
+	{
+		name: 'social_account.expiring',
+		description: 'A connected social account expires within 5 days',
+	},
+	{ name: 'social_account.expired', description: 'A connected social account has expired' },
+];

@@ -1,0 +1,144 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+import type { ApiErrorEnvelope } from './types';
+
+/** What the transport (or declarative routing) got back from the service. */
+export interface ApiResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body: unknown;
+}
+
+/** One sentence per status that tells the user what to do next. */
+const STATUS_ADVICE: Record<number, string> = {
+	401: 'The API key was refused. Check the key in the Social Aggregator API credential; temporary keys expire after 2 or 12 hours.',
+	403: 'The account does not allow this. Sign-in tokens must be enabled for the account in the dashboard.',
+	404: 'Nothing was found at that ID. Check the ID; a sign-in token for a feed also needs the collaborator to be assigned to that feed.',
+	410: 'The authorization request is gone: it was denied, it expired, or its key was already delivered. Request a new key.',
+	422: 'The service refused the input. Correct the fields listed above and run the node again.',
+	429: 'The service kept answering 429 (rate limit exceeded). Run again later, spread the work over time, or use a key with a higher limit.',
+};
+
+const SERVER_ADVICE = 'The service had a problem. Run the node again in a moment.';
+
+export function adviceFor(statusCode: number): string | undefined {
+	if (STATUS_ADVICE[statusCode]) return STATUS_ADVICE[statusCode];
+	if (statusCode >= 500) return SERVER_ADVICE;
+	return undefined;
+}
+
+function isEnvelope(body: unknown): body is ApiErrorEnvelope {
+	if (typeof body !== 'object' || body === null) return false;
+	const error = (body as { error?: unknown }).error;
+	return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
+}
+
+/** The link the user should open: an upgrade, a connection or a checkout page. */
+export function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
+	if (!action) return undefined;
+	return action.upgrade_url ?? action.connection_url ?? action.checkout_url;
+}
+
+function describeDetails(details: ApiErrorEnvelope['error']['details']): string[] {
+	if (!details) return [];
+	return Object.entries(details).map(([field, messages]) => {
+		const text = Array.isArray(messages) ? messages.join('; ') : String(messages);
+		return `${field}: ${text}`;
+	});
+}
+
+function describeAction(action: ApiErrorEnvelope['error']['action']): string | undefined {
+	const link = actionLink(action);
+	if (!action || !link) return undefined;
+	if (action.type === 'upgrade_plan') {
+		const plan = (action.required_plan_display_name ?? action.required_plan) as string | undefined;
+		return plan ? `Upgrade to the ${plan} plan: ${link}` : `Upgrade the plan: ${link}`;
+	}
+	if (action.connection_url) return `Connect the social account: ${link}`;
+	return `Open: ${link}`;
+}
+
+/**
+ * Removes every secret from a text. Secrets shorter than 4 characters are left
+ * alone so that an empty or trivial value cannot blank out a whole message.
+ */
+export function redact(text: string, secrets: Array<string | undefined>): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]');
+	}
+	return result;
+}
+
+/**
+ * SPEC.md's error envelope as an n8n error: the message is `error.message`, the
+ * description lists `details` per field, the action's link and the advice for
+ * the status; the service's `error.code` and the HTTP status are kept.
+ */
+export function apiErrorFromResponse(node: INode, response: ApiResponse, itemIndex?: number): NodeApiError {
+	const { statusCode, body } = response;
+	let message: string;
+	let code: string | undefined;
+	const lines: string[] = [];
+
+	if (isEnvelope(body)) {
+		message = body.error.message;
+		code = body.error.code;
+		lines.push(...describeDetails(body.error.details));
+		const action = describeAction(body.error.action);
+		if (action) lines.push(action);
+	} else {
+		message = `The service answered HTTP ${statusCode}`;
+	}
+
+	const advice = adviceFor(statusCode);
+	if (advice) lines.push(advice);
+	if (code) lines.push(`Error code: ${code}`);
+
+	const errorBody: JsonObject = isEnvelope(body)
+		? (body as unknown as JsonObject)
+		: { error: { code: `http_${statusCode}`, message } };
+	const error = new NodeApiError(node, errorBody, {
+		message,
+		description: lines.join('\n'),
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+	// NodeApiError replaces some messages with generic ones; the service's own words are clearer.
+	error.message = message;
+	error.context.apiErrorCode = code ?? null;
+	const link = isEnvelope(body) ? actionLink(body.error.action) : undefined;
+	if (link) error.context.actionUrl = link;
+	return error;
+}
+
+/** An error for a request that never got an answer (reset, refused, timed out). */
+export function networkError(
+	node: INode,
+	cause: { code?: string; message?: string },
+	attempts: number,
+	itemIndex?: number,
+): NodeApiError {
+	const reason = cause.code ?? 'a network error';
+	const message = `The service could not be reached (${reason}) after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+	const error = new NodeApiError(
+		node,
+		{ error: { code: cause.code ?? 'network_error', message } },
+		{
+			message,
+			description:
+				'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.',
+			itemIndex,
+		},
+	);
+	error.message = message;
+	error.context.apiErrorCode = cause.code ?? 'network_error';
+	return error;
+}
+
+/** The service's `error.code` kept on an error made by `apiErrorFromResponse`. */
+export function apiErrorCode(error: unknown): string | undefined {
+	const context = (error as { context?: { apiErrorCode?: unknown } })?.context;
+	return typeof context?.apiErrorCode === 'string' ? context.apiErrorCode : undefined;
+}

@@ -1,0 +1,189 @@
+import { MAX_PER_PAGE } from './constants';
+import type { ListMeta, PlatformStatus } from './types';
+
+// ---------------------------------------------------------------------------
+// Page-numbered lists
+// ---------------------------------------------------------------------------
+
+export interface Page<T> {
+	data: T[];
+	meta?: Partial<ListMeta>;
+}
+
+export interface CollectPagesOptions<T> {
+	returnAll: boolean;
+	/** Items wanted when not returning all. */
+	limit?: number;
+	/** Fetches one page; retries (and resuming at that page) are its job. */
+	fetchPage: (page: number, perPage: number) => Promise<Page<T>>;
+	maxPerPage?: number;
+	/** Pages fetched at once once the first page has told how many there are. */
+	concurrency?: number;
+	/** Identity of an item, to drop one seen on an earlier page when the list shifts. */
+	key?: (item: T) => string | number | undefined;
+}
+
+/** The page size and page count a request for `limit` items needs, at most `maxPerPage` a page. */
+export function pagePlan(returnAll: boolean, limit: number | undefined, maxPerPage = MAX_PER_PAGE) {
+	if (returnAll) return { perPage: maxPerPage, wanted: Number.POSITIVE_INFINITY };
+	const wanted = Math.max(1, Math.floor(limit ?? 50));
+	return { perPage: Math.min(maxPerPage, wanted), wanted };
+}
+
+/**
+ * Collects a page-numbered list. Return All reads every page at the largest
+ * page size; a Limit asks for pages of at most the limit and never for a page
+ * it does not need. Once page 1 gives `total_pages`, the remaining pages may be
+ * fetched `concurrency` at a time; the result keeps the service's order.
+ */
+export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<T[]> {
+	const { perPage, wanted } = pagePlan(options.returnAll, options.limit, options.maxPerPage);
+	const first = await options.fetchPage(1, perPage);
+	const pages: T[][] = [first.data];
+	const totalPages = first.meta?.total_pages;
+
+	if (typeof totalPages === 'number') {
+		const needed = Math.min(totalPages, Math.ceil(wanted / perPage));
+		const concurrency = Math.max(1, options.concurrency ?? 1);
+		let next = 2;
+		const worker = async () => {
+			while (next <= needed) {
+				const page = next++;
+				pages[page - 1] = (await options.fetchPage(page, perPage)).data;
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(0, needed - 1)) }, worker));
+	} else {
+		// Without a page count, a short or empty page is the last one.
+		let last = first.data;
+		let collected = last.length;
+		for (let page = 2; last.length >= perPage && collected < wanted; page++) {
+			last = (await options.fetchPage(page, perPage)).data;
+			pages.push(last);
+			collected += last.length;
+		}
+	}
+
+	const seen = new Set<string | number>();
+	const result: T[] = [];
+	for (const item of pages.flat()) {
+		const id = options.key?.(item);
+		if (id !== undefined) {
+			if (seen.has(id)) continue;
+			seen.add(id);
+		}
+		result.push(item);
+		if (result.length >= wanted) break;
+	}
+	return result;
+}
+
+// ---------------------------------------------------------------------------
+// Data API cursor rounds
+// ---------------------------------------------------------------------------
+
+/** Per-platform failures worth asking again in a later round. */
+export const RETRYABLE_PLATFORM_ERRORS = ['fetch_timeout', 'platform_error'];
+
+export type PlatformState = 'first' | 'more' | 'done' | 'failed';
+
+export interface PlatformProgress {
+	platform: string;
+	state: PlatformState;
+	/** The cursor to continue from; none for a first page. */
+	cursor: string | null;
+	/** Distinct posts collected so far. */
+	collected: number;
+	/** Failed attempts in a row. */
+	failures: number;
+	error?: { code: string; message: string };
+}
+
+export interface DataRoundOptions {
+	/** Posts wanted per platform; none for Return All. */
+	limit?: number;
+	/** Extra attempts for a platform after a retryable failure. */
+	maxPlatformRetries?: number;
+}
+
+/** The progress before the first request, optionally resuming from given cursors. */
+export function startDataRounds(
+	platforms: string[],
+	cursors: Record<string, string> = {},
+): PlatformProgress[] {
+	return platforms.map((platform) => ({
+		platform,
+		state: cursors[platform] ? 'more' : 'first',
+		cursor: cursors[platform] ?? null,
+		collected: 0,
+		failures: 0,
+	}));
+}
+
+function statusFor(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
+	const lower = platform.toLowerCase();
+	return statuses.find((s) => s.platform.toLowerCase() === lower);
+}
+
+/**
+ * The progress after one response: `statuses` is its `meta.platforms`,
+ * `newPosts` the distinct posts it added per platform. Platforms not asked in
+ * that round keep their progress. Pure: returns new objects.
+ */
+export function applyDataResponse(
+	progress: PlatformProgress[],
+	asked: string[],
+	statuses: PlatformStatus[],
+	newPosts: Record<string, number>,
+	options: DataRoundOptions = {},
+): PlatformProgress[] {
+	const maxRetries = options.maxPlatformRetries ?? 2;
+	return progress.map((p) => {
+		if (!asked.includes(p.platform)) return p;
+		const status = statusFor(statuses, p.platform);
+		if (!status) {
+			const error = { code: 'missing_status', message: 'The service did not report on this platform' };
+			return { ...p, state: 'failed', failures: p.failures + 1, error };
+		}
+		if (!status.success) {
+			const code = status.error_code ?? 'platform_error';
+			const error = { code, message: status.message ?? code };
+			const failures = p.failures + 1;
+			const retry = RETRYABLE_PLATFORM_ERRORS.includes(code) && failures <= maxRetries;
+			return { ...p, state: retry ? p.state : 'failed', failures, error };
+		}
+		const collected = p.collected + (newPosts[p.platform] ?? 0);
+		const hasMore = Boolean(status.next_cursor) && status.has_more !== false;
+		const limitMet = options.limit !== undefined && collected >= options.limit;
+		return {
+			...p,
+			state: hasMore && !limitMet ? 'more' : 'done',
+			cursor: status.next_cursor ?? null,
+			collected,
+			failures: 0,
+			error: undefined,
+		};
+	});
+}
+
+/**
+ * The next request of a search: every platform that still has more and still
+ * needs more, with the cursors of those continuing (comma-joined as SPEC.md
+ * rule 4 asks), or `null` when nothing is left to ask.
+ */
+export function nextDataRound(
+	progress: PlatformProgress[],
+	options: DataRoundOptions = {},
+): { platforms: string[]; cursor?: string } | null {
+	const open = progress.filter(
+		(p) =>
+			(p.state === 'first' || p.state === 'more') &&
+			(options.limit === undefined || p.collected < options.limit),
+	);
+	if (open.length === 0) return null;
+	const cursors = open.map((p) => p.cursor).filter((c): c is string => Boolean(c));
+	return {
+		platforms: open.map((p) => p.platform),
+		...(cursors.length > 0 ? { cursor: cursors.join(',') } : {}),
+	};
+}

@@ -1,0 +1,103 @@
+import { sleep } from 'n8n-workflow';
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+export interface RetryPolicy {
+	/** Attempts in all, the first one included. */
+	maxAttempts: number;
+	/** The most time spent waiting between attempts of one request. */
+	maxTotalWaitMs: number;
+	/** The first backoff wait when the service gives no Retry-After. */
+	baseDelayMs: number;
+	/** The longest single backoff wait. */
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 6,
+	maxTotalWaitMs: 120_000,
+	baseDelayMs: 1_000,
+	maxDelayMs: 30_000,
+};
+
+/**
+ * The clock the retries run on. Node code may not use timers, so waiting goes
+ * through n8n-workflow's `sleep`; tests replace these functions to observe the
+ * waits without spending them.
+ */
+export const retryTiming = {
+	sleep: async (ms: number): Promise<void> => await sleep(ms),
+	random: (): number => Math.random(),
+	now: (): number => Date.now(),
+};
+
+/** What one attempt ended with. */
+export type AttemptOutcome =
+	| { kind: 'status'; statusCode: number; retryAfter?: string }
+	| { kind: 'network'; code?: string }
+	| { kind: 'malformed' };
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: 'final' | 'attempts' | 'budget' };
+
+const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
+
+const TRANSIENT_STATUSES = [500, 502, 503, 504];
+
+export function isIdempotent(method: IHttpRequestMethods): boolean {
+	return IDEMPOTENT.includes(method);
+}
+
+/**
+ * Whether an outcome is worth another attempt. A 429 means the service did not
+ * act, so it is retried for every method; a 5xx, a broken connection or a
+ * garbled body may come after the service acted, so only requests that are
+ * safe to repeat are retried.
+ */
+export function isRetryable(method: IHttpRequestMethods, outcome: AttemptOutcome): boolean {
+	if (outcome.kind === 'status') {
+		if (outcome.statusCode === 429) return true;
+		return TRANSIENT_STATUSES.includes(outcome.statusCode) && isIdempotent(method);
+	}
+	return isIdempotent(method);
+}
+
+/** `Retry-After` in milliseconds: whole seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined) return undefined;
+	const trimmed = value.trim();
+	if (trimmed === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - nowMs);
+}
+
+/**
+ * Exponential backoff with jitter for retry number `retry` (1 for the first
+ * retry): half of the exponential step is fixed, half is random, so waits grow
+ * while concurrent clients spread out.
+ */
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
+	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+	return Math.round(step / 2 + (step / 2) * random());
+}
+
+/**
+ * The decision after attempt number `attempt` (1-based) ended with `outcome`,
+ * given the time already spent waiting for this request.
+ */
+export function decideRetry(
+	method: IHttpRequestMethods,
+	outcome: AttemptOutcome,
+	attempt: number,
+	waitedMs: number,
+	policy: RetryPolicy,
+	timing: Pick<typeof retryTiming, 'random' | 'now'> = retryTiming,
+): RetryDecision {
+	if (!isRetryable(method, outcome)) return { retry: false, reason: 'final' };
+	if (attempt >= policy.maxAttempts) return { retry: false, reason: 'attempts' };
+	const asked =
+		outcome.kind === 'status' ? parseRetryAfter(outcome.retryAfter, timing.now()) : undefined;
+	const delayMs = asked ?? backoffDelay(attempt, policy, timing.random);
+	if (waitedMs + delayMs > policy.maxTotalWaitMs) return { retry: false, reason: 'budget' };
+	return { retry: true, delayMs };
+}

@@ -1,0 +1,180 @@
+import type {
+	IAllExecuteFunctions,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from './constants';
+import { apiErrorFromResponse, networkError, type ApiResponse } from './errors';
+import {
+	decideRetry,
+	DEFAULT_RETRY_POLICY,
+	retryTiming,
+	type AttemptOutcome,
+	type RetryPolicy,
+} from './retry';
+
+export interface ApiRequestOptions {
+	method: IHttpRequestMethods;
+	/** A path below the base URL (`/feeds/1`), or an absolute URL the service gave (`poll_url`). */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/** Send the credential's Bearer key. Key issuance endpoints take none. */
+	authenticated?: boolean;
+	/** The base URL when no credential is used; otherwise the credential's. */
+	baseUrl?: string;
+	/** The input item this request is for, named in errors. */
+	itemIndex?: number;
+	retry?: Partial<RetryPolicy>;
+	/** Statuses above 299 that are answers rather than errors (a 410 while polling, say). */
+	acceptStatuses?: number[];
+	timeoutMs?: number;
+}
+
+export interface FullResponse extends ApiResponse {
+	headers: Record<string, unknown>;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export function trimBaseUrl(baseUrl: string): string {
+	return baseUrl.trim().replace(/\/+$/, '');
+}
+
+export function joinUrl(baseUrl: string, path: string): string {
+	if (/^https?:\/\//i.test(path)) return path;
+	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
+}
+
+/** The credential's base URL without trailing slashes. */
+export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number): Promise<string> {
+	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
+	return trimBaseUrl(String(credentials.baseUrl ?? ''));
+}
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+	const value = key === undefined ? undefined : headers[key];
+	if (Array.isArray(value)) return String(value[0]);
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** The system error code of a failed request, wherever n8n or axios put it. */
+function networkCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function isMalformed(response: ApiResponse): boolean {
+	// A JSON API answers objects; a string body on a success means the JSON did not parse.
+	return typeof response.body === 'string' && response.body.trim() !== '';
+}
+
+/**
+ * One request to the service, with the package's rules: Bearer authentication
+ * through n8n's credential helper, JSON in and out, retries for 429 and
+ * transient failures within the policy's bounds, and SPEC.md's error envelope
+ * turned into a `NodeApiError`. Resolves with the whole response.
+ */
+export async function apiRequestFull(
+	this: IAllExecuteFunctions,
+	options: ApiRequestOptions,
+): Promise<FullResponse> {
+	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	const authenticated = options.authenticated !== false;
+	const baseUrl = options.baseUrl ?? (await getBaseUrl.call(this, options.itemIndex));
+	const request: IHttpRequestOptions = {
+		method: options.method,
+		url: joinUrl(baseUrl, options.path),
+		qs: options.qs,
+		body: options.body,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		headers: { Accept: 'application/json' },
+	};
+	if (options.body === undefined) delete request.body;
+	if (options.qs === undefined) delete request.qs;
+
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		let response: FullResponse | undefined;
+		let failure: unknown;
+		try {
+			const raw = (
+				authenticated
+					? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, request)
+					: await this.helpers.httpRequest(request)
+			) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+			response = { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
+		} catch (error) {
+			failure = error;
+		}
+
+		let outcome: AttemptOutcome;
+		if (response) {
+			const accepted =
+				response.statusCode < 300 || options.acceptStatuses?.includes(response.statusCode);
+			if (accepted && !isMalformed(response)) return response;
+			outcome = accepted
+				? { kind: 'malformed' }
+				: {
+						kind: 'status',
+						statusCode: response.statusCode,
+						retryAfter: headerValue(response.headers, 'retry-after'),
+					};
+		} else {
+			outcome = { kind: 'network', code: networkCode(failure) };
+		}
+
+		const decision = decideRetry(options.method, outcome, attempt, waitedMs, policy);
+		if (decision.retry) {
+			await retryTiming.sleep(decision.delayMs);
+			waitedMs += decision.delayMs;
+			continue;
+		}
+
+		const node = this.getNode();
+		if (outcome.kind === 'network') {
+			throw networkError(node, { code: outcome.code }, attempt, options.itemIndex);
+		}
+		if (outcome.kind === 'malformed') {
+			throw apiErrorFromResponse(
+				node,
+				{
+					statusCode: response!.statusCode,
+					body: {
+						error: {
+							code: 'malformed_response',
+							message: `The service answered with a body that is not JSON (after ${attempt} attempt${attempt === 1 ? '' : 's'})`,
+						},
+					},
+				},
+				options.itemIndex,
+			);
+		}
+		const error = apiErrorFromResponse(node, response!, options.itemIndex);
+		if (outcome.statusCode === 429 && decision.reason !== 'final') {
+			error.message = `The service kept answering 429 (rate limit exceeded) after ${attempt} attempt${attempt === 1 ? '' : 's'} and ${Math.round(waitedMs / 1000)} s of waiting`;
+		}
+		throw error;
+	}
+}
+
+/** Like `apiRequestFull`, resolving with the parsed body only. */
+export async function apiRequest<T = IDataObject>(
+	this: IAllExecuteFunctions,
+	options: ApiRequestOptions,
+): Promise<T> {
+	const response = await apiRequestFull.call(this, options);
+	return response.body as T;
+}

@@ -1,0 +1,73 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** `meta` of the service's page-numbered lists. */
+export interface ListMeta {
+	page: number;
+	per_page: number;
+	total_count: number;
+	total_pages: number;
+}
+
+export interface ListResponse<T = IDataObject> {
+	data: T[];
+	meta: ListMeta;
+}
+
+export interface ApiErrorAction extends IDataObject {
+	type?: string;
+	upgrade_url?: string;
+	connection_url?: string;
+	checkout_url?: string;
+}
+
+export interface ApiErrorEnvelope {
+	error: {
+		code: string;
+		message: string;
+		details?: Record<string, string[] | string>;
+		action?: ApiErrorAction;
+	};
+}
+
+/** One element of `meta.platforms` in Data API responses. */
+export interface PlatformStatus {
+	platform: string;
+	success: boolean;
+	count?: number;
+	next_cursor?: string | null;
+	has_more?: boolean;
+	error_code?: string;
+	message?: string;
+}
+
+export interface DataPost extends IDataObject {
+	platform: string;
+	platform_id: string | null;
+	url: string | null;
+	post_created_at: string | null;
+	message: string | null;
+}
+
+export interface DataPostsResponse {
+	data: DataPost[];
+	meta: { total_results: number; platforms: PlatformStatus[] };
+}
+
+export interface PlatformEntry {
+	platform: string;
+	display_name: string;
+	term_types: Array<{
+		term_type: string;
+		display_name: string;
+		requires_connection?: { provider: string; description: string } | null;
+	}>;
+}
+
+export interface WebhookSubscription extends IDataObject {
+	id: number;
+	url: string;
+	subscribed_events: string[];
+	status: string;
+	consecutive_failures: number;
+	secret?: string;
+}
