@@ -1,5 +1,5 @@
 // Three fast layers run in-process; the real-n8n layer (test/e2e) has its own runner.
-const tsJest = ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.test.json' }];
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.test.json' }];
 const project = (name, roots) => ({
 	displayName: name,
 	testEnvironment: 'node',

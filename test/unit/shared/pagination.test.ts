@@ -1,0 +1,153 @@
+import {
+	applyDataResponse,
+	collectPages,
+	nextDataRound,
+	pagePlan,
+	startDataRounds,
+} from '../../../nodes/shared/pagination';
+import type { PlatformStatus } from '../../../nodes/shared/types';
+
+/** A list of `total` numbered items served page by page, recording the pages asked. */
+function pagedList(total: number) {
+	const asked: Array<{ page: number; perPage: number }> = [];
+	const fetchPage = async (page: number, perPage: number) => {
+		asked.push({ page, perPage });
+		const start = (page - 1) * perPage;
+		const data = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) => start + i + 1);
+		return { data, meta: { page, per_page: perPage, total_count: total, total_pages: Math.ceil(total / perPage) } };
+	};
+	return { asked, fetchPage };
+}
+
+describe('collectPages', () => {
+	it('Return All reads every page at 100 a page', async () => {
+		const list = pagedList(1050);
+		const items = await collectPages({ returnAll: true, fetchPage: list.fetchPage });
+		expect(items).toHaveLength(1050);
+		expect(new Set(items).size).toBe(1050);
+		expect(list.asked).toHaveLength(11);
+		expect(list.asked.every((a) => a.perPage === 100)).toBe(true);
+	});
+
+	it('a Limit never fetches a page it does not need', async () => {
+		const list = pagedList(1050);
+		expect(await collectPages({ returnAll: false, limit: 150, fetchPage: list.fetchPage })).toHaveLength(150);
+		expect(list.asked.map((a) => a.page)).toEqual([1, 2]);
+
+		const small = pagedList(1050);
+		expect(await collectPages({ returnAll: false, limit: 30, fetchPage: small.fetchPage })).toHaveLength(30);
+		expect(small.asked).toEqual([{ page: 1, perPage: 30 }]);
+	});
+
+	it('a Limit above the list stops at the last page', async () => {
+		const list = pagedList(120);
+		expect(await collectPages({ returnAll: false, limit: 500, fetchPage: list.fetchPage })).toHaveLength(120);
+		expect(list.asked.map((a) => a.page)).toEqual([1, 2]);
+	});
+
+	it('keeps the order when pages are fetched concurrently', async () => {
+		const list = pagedList(1000);
+		const items = await collectPages({ returnAll: true, fetchPage: list.fetchPage, concurrency: 4 });
+		expect(items).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+		expect(list.asked).toHaveLength(10);
+	});
+
+	it('without a page count, stops at a short page', async () => {
+		const asked: number[] = [];
+		const items = await collectPages({
+			returnAll: true,
+			fetchPage: async (page) => {
+				asked.push(page);
+				return { data: page < 3 ? Array.from({ length: 100 }, (_, i) => page * 1000 + i) : [1, 2] };
+			},
+		});
+		expect(items).toHaveLength(202);
+		expect(asked).toEqual([1, 2, 3]);
+	});
+
+	it('drops an item seen on an earlier page when a key is given', async () => {
+		const pages = [[1, 2], [2, 3]];
+		const items = await collectPages({
+			returnAll: true,
+			maxPerPage: 2,
+			key: (n: number) => n,
+			fetchPage: async (page) => ({ data: pages[page - 1], meta: { total_pages: 2 } }),
+		});
+		expect(items).toEqual([1, 2, 3]);
+	});
+
+	it('plans page sizes', () => {
+		expect(pagePlan(true, undefined)).toEqual({ perPage: 100, wanted: Number.POSITIVE_INFINITY });
+		expect(pagePlan(false, 7)).toEqual({ perPage: 7, wanted: 7 });
+	});
+});
+
+describe('Data API cursor rounds', () => {
+	const ok = (platform: string, next: string | null, count = 20): PlatformStatus => ({
+		platform,
+		success: true,
+		count,
+		next_cursor: next,
+		has_more: next !== null,
+	});
+	const failed = (platform: string, code: string): PlatformStatus => ({
+		platform,
+		success: false,
+		error_code: code,
+		message: `${platform} failed`,
+	});
+
+	it('asks every platform on the first round without a cursor', () => {
+		expect(nextDataRound(startDataRounds(['Bluesky', 'Reddit', 'Flickr']))).toEqual({
+			platforms: ['Bluesky', 'Reddit', 'Flickr'],
+		});
+	});
+
+	it('names only the platform with more, and its cursor, after one is exhausted and one failed', () => {
+		const asked = ['Bluesky', 'Reddit', 'Flickr'];
+		const progress = applyDataResponse(
+			startDataRounds(asked),
+			asked,
+			[ok('Bluesky', null), failed('Reddit', 'invalid_term'), ok('Flickr', 'cur-flickr-2')],
+			{ Bluesky: 20, Flickr: 20 },
+		);
+		expect(nextDataRound(progress)).toEqual({ platforms: ['Flickr'], cursor: 'cur-flickr-2' });
+		expect(progress.find((p) => p.platform === 'Reddit')).toMatchObject({
+			state: 'failed',
+			error: { code: 'invalid_term', message: 'Reddit failed' },
+		});
+	});
+
+	it('stops a platform once its limit is met, across pages', () => {
+		const asked = ['Bluesky', 'Flickr'];
+		const options = { limit: 30 };
+		let progress = applyDataResponse(
+			startDataRounds(asked),
+			asked,
+			[ok('Bluesky', 'b2', 25), ok('Flickr', 'f2', 20)],
+			{ Bluesky: 25, Flickr: 20 },
+			options,
+		);
+		expect(nextDataRound(progress, options)).toEqual({ platforms: ['Bluesky', 'Flickr'], cursor: 'b2,f2' });
+		progress = applyDataResponse(progress, asked, [ok('Bluesky', 'b3', 25), ok('Flickr', 'f3', 20)], { Bluesky: 25, Flickr: 20 }, options);
+		expect(nextDataRound(progress, options)).toBeNull();
+	});
+
+	it('asks a platform again after a retryable failure, with its last cursor, then gives up', () => {
+		const asked = ['TikTok', 'Vimeo'];
+		const options = { maxPlatformRetries: 1 };
+		let progress = applyDataResponse(startDataRounds(asked), asked, [ok('TikTok', 't2'), ok('Vimeo', 'v2')], { TikTok: 20, Vimeo: 20 }, options);
+		progress = applyDataResponse(progress, asked, [failed('TikTok', 'fetch_timeout'), ok('Vimeo', 'v3')], { Vimeo: 20 }, options);
+		expect(nextDataRound(progress, options)).toEqual({ platforms: ['TikTok', 'Vimeo'], cursor: 't2,v3' });
+		progress = applyDataResponse(progress, asked, [failed('TikTok', 'fetch_timeout'), ok('Vimeo', null)], { Vimeo: 20 }, options);
+		expect(nextDataRound(progress, options)).toBeNull();
+		expect(progress[0]).toMatchObject({ state: 'failed', error: { code: 'fetch_timeout' } });
+	});
+
+	it('resumes from given cursors', () => {
+		expect(nextDataRound(startDataRounds(['Bluesky', 'Flickr'], { Flickr: 'f9' }))).toEqual({
+			platforms: ['Bluesky', 'Flickr'],
+			cursor: 'f9',
+		});
+	});
+});

@@ -1,0 +1,158 @@
+import { apiErrorCode } from '../../../nodes/shared/errors';
+import { retryTiming } from '../../../nodes/shared/retry';
+import { apiRequest, apiRequestFull, joinUrl } from '../../../nodes/shared/transport';
+import { scriptedContext } from './context';
+
+const ok = (body: unknown) => ({ statusCode: 200, body });
+const tooMany = (retryAfter?: string) => ({
+	statusCode: 429,
+	headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+	body: { error: { code: 'rate_limit_exceeded', message: 'Rate limit exceeded', details: {} } },
+});
+const serverError = { statusCode: 500, body: { error: { code: 'internal', message: 'Boom' } } };
+
+describe('transport', () => {
+	const realSleep = retryTiming.sleep;
+	const realRandom = retryTiming.random;
+	let waits: number[];
+
+	beforeEach(() => {
+		waits = [];
+		retryTiming.sleep = async (ms: number) => {
+			waits.push(ms);
+		};
+		retryTiming.random = () => 0.5;
+	});
+	afterEach(() => {
+		retryTiming.sleep = realSleep;
+		retryTiming.random = realRandom;
+	});
+
+	it('joins the base URL and path, tolerating slashes, and sends JSON with the credential', async () => {
+		const { context, requests } = scriptedContext([ok({ data: { id: 1 } })]);
+		const body = await apiRequest.call(context, { method: 'GET', path: '/feeds/1', qs: { include: 'sources' } });
+		expect(body).toEqual({ data: { id: 1 } });
+		expect(requests[0].url).toBe('http://127.0.0.1:9/v1/feeds/1');
+		expect(requests[0].qs).toEqual({ include: 'sources' });
+		expect(requests[0].json).toBe(true);
+		expect(requests[0].headers?.Authorization).toMatch(/^Bearer /);
+	});
+
+	it('keeps absolute URLs the service handed out', () => {
+		expect(joinUrl('http://a/v1/', 'http://b/v1/authorize/x')).toBe('http://b/v1/authorize/x');
+		expect(joinUrl('http://a/v1//', 'feeds')).toBe('http://a/v1/feeds');
+	});
+
+	it('waits Retry-After: 3 once and then succeeds', async () => {
+		const { context, requests } = scriptedContext([tooMany('3'), ok({ data: [] })]);
+		const body = await apiRequest.call(context, { method: 'GET', path: '/feeds' });
+		expect(body).toEqual({ data: [] });
+		expect(waits).toEqual([3000]);
+		expect(requests).toHaveLength(2);
+	});
+
+	it('retries a 429 on a POST too: the service did not act', async () => {
+		const { context, requests } = scriptedContext([tooMany('1'), { statusCode: 201, body: { data: { id: 9 } } }]);
+		const response = await apiRequestFull.call(context, { method: 'POST', path: '/feeds', body: { name: 'x' } });
+		expect(response.statusCode).toBe(201);
+		expect(requests).toHaveLength(2);
+	});
+
+	it('backs off with growing, bounded waits when no Retry-After is given', async () => {
+		const answers = Array.from({ length: 6 }, () => tooMany());
+		const { context } = scriptedContext(answers);
+		const retry = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 4000, maxTotalWaitMs: 60_000 };
+		await expect(apiRequest.call(context, { method: 'GET', path: '/feeds', retry })).rejects.toThrow();
+		expect(waits).toEqual([750, 1500, 3000, 3000, 3000]);
+		for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1]);
+	});
+
+	it('says the service kept answering 429 when the budget runs out', async () => {
+		const { context } = scriptedContext(Array.from({ length: 3 }, () => tooMany('2')));
+		const error = await apiRequest
+			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 3 } })
+			.catch((e: Error) => e);
+		expect((error as Error).message).toContain('kept answering 429');
+		expect(apiErrorCode(error)).toBe('rate_limit_exceeded');
+		expect(waits).toEqual([2000, 2000]);
+	});
+
+	it('stops early when Retry-After is longer than the wait budget allows', async () => {
+		const { context, requests } = scriptedContext([tooMany('600')]);
+		const error = await apiRequest
+			.call(context, { method: 'GET', path: '/feeds', retry: { maxTotalWaitMs: 10_000 } })
+			.catch((e: Error) => e);
+		expect((error as Error).message).toContain('kept answering 429');
+		expect(requests).toHaveLength(1);
+		expect(waits).toEqual([]);
+	});
+
+	it('does not retry a POST on a 500', async () => {
+		const { context, requests } = scriptedContext([serverError, ok({})]);
+		await expect(apiRequest.call(context, { method: 'POST', path: '/feeds', body: { name: 'x' } })).rejects.toThrow('Boom');
+		expect(requests).toHaveLength(1);
+		expect(waits).toEqual([]);
+	});
+
+	it('retries a GET on a 500 and a reset connection', async () => {
+		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+		const { context, requests } = scriptedContext([serverError, { throws: reset }, ok({ data: 1 })]);
+		expect(await apiRequest.call(context, { method: 'GET', path: '/account' })).toEqual({ data: 1 });
+		expect(requests).toHaveLength(3);
+	});
+
+	it('retries a GET whose body is not JSON, and reports it when it stays so', async () => {
+		const { context } = scriptedContext([ok('{"data": [1, 2'), ok('{"data": [1, 2')]);
+		const error = await apiRequest
+			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 2 } })
+			.catch((e: Error) => e);
+		expect((error as Error).message).toContain('not JSON');
+	});
+
+	it('accepts statuses the caller names as answers', async () => {
+		const { context } = scriptedContext([{ statusCode: 410, body: { error: { code: 'authorization_gone', message: 'Gone' } } }]);
+		const response = await apiRequestFull.call(context, {
+			method: 'GET',
+			path: 'http://127.0.0.1:9/v1/authorize/abc',
+			authenticated: false,
+			baseUrl: 'http://127.0.0.1:9/v1',
+			acceptStatuses: [202, 410],
+		});
+		expect(response.statusCode).toBe(410);
+	});
+
+	describe('the API key never leaks', () => {
+		const leaks = (error: unknown, key: string) => {
+			const e = error as { message: string; description?: string };
+			return [e.message, e.description ?? '', JSON.stringify(error), JSON.stringify(Object.entries(e))].some((text) =>
+				text.includes(key),
+			);
+		};
+
+		it('not from a 401', async () => {
+			const { context, apiKey } = scriptedContext([
+				{ statusCode: 401, body: { error: { code: 'unauthorized', message: 'Invalid API key' } } },
+			]);
+			const error = await apiRequest.call(context, { method: 'GET', path: '/account' }).catch((e: Error) => e);
+			expect((error as Error).message).toBe('Invalid API key');
+			expect(leaks(error, apiKey)).toBe(false);
+		});
+
+		it('not from a network failure whose cause carries the request headers', async () => {
+			const apiKey = 'sag_live_networkleak123456';
+			const cause = Object.assign(new Error(`connect ECONNREFUSED (Authorization: Bearer ${apiKey})`), {
+				code: 'ECONNREFUSED',
+				config: { headers: { Authorization: `Bearer ${apiKey}` } },
+			});
+			const { context } = scriptedContext(
+				Array.from({ length: 2 }, () => ({ throws: cause })),
+				apiKey,
+			);
+			const error = await apiRequest
+				.call(context, { method: 'GET', path: '/account', retry: { maxAttempts: 2 } })
+				.catch((e: Error) => e);
+			expect((error as Error).message).toContain('ECONNREFUSED');
+			expect(leaks(error, apiKey)).toBe(false);
+		});
+	});
+});
