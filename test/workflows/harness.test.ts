@@ -1,19 +1,23 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { runWorkflow, type RunWorkflowOptions, type WorkflowJson } from './harness';
+import { runWorkflow, triggerHarness, type RunWorkflowOptions, type WorkflowJson } from './harness';
 import { HarnessDeclarative } from './harness/fixtures/HarnessDeclarative.node';
+import { HarnessPoll } from './harness/fixtures/HarnessPoll.node';
 import { HarnessProgrammatic } from './harness/fixtures/HarnessProgrammatic.node';
+import { HarnessWebhook } from './harness/fixtures/HarnessWebhook.node';
 
 /** What the loopback server saw. */
 interface SeenRequest {
 	method: string;
 	url: string;
 	authorization: string | undefined;
+	body: string;
 }
 
 const seen: SeenRequest[] = [];
+const HOOK_SECRET = 'whsec_harness_secret';
 let server: http.Server;
 let baseUrl: string;
 /** A fresh key per test, so a header can only match if the harness really resolved it. */
@@ -26,8 +30,10 @@ function reply(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 beforeAll(async () => {
-	server = http.createServer((req, res) => {
-		seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+	server = http.createServer(async (req, res) => {
+		let body = '';
+		for await (const chunk of req) body += String(chunk);
+		seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		if (req.headers.authorization !== `Bearer ${apiKey}`) {
 			reply(res, 401, { error: { code: 'unauthorized', message: 'Bad key', details: {} } });
@@ -42,6 +48,21 @@ beforeAll(async () => {
 				return;
 			}
 			reply(res, 200, { data: { id: thing[1], q: url.searchParams.get('q') } });
+			return;
+		}
+		if (url.pathname === '/v1/events') {
+			const since = Number(url.searchParams.get('since'));
+			const data = since >= 3 ? [] : [{ id: `e${since + 1}`, topic: url.searchParams.get('topic') }];
+			reply(res, 200, { data, next: since + data.length });
+			return;
+		}
+		if (req.method === 'POST' && url.pathname === '/v1/hooks') {
+			reply(res, 201, { data: { id: 'h1', secret: HOOK_SECRET } });
+			return;
+		}
+		if (req.method === 'DELETE' && url.pathname === '/v1/hooks/h1') {
+			res.statusCode = 204;
+			res.end();
 			return;
 		}
 		reply(res, 404, { error: { code: 'not_found', message: 'No route', details: {} } });
@@ -182,5 +203,112 @@ describe('runWorkflow basics', () => {
 				connections: {},
 			}),
 		).rejects.toThrow('nodes/NoSuchNode/NoSuchNode.node.ts does not exist');
+	});
+});
+
+describe('triggerHarness: poll', () => {
+	const pollNode = { type: 'test.poll', parameters: { topic: 'cats' } };
+	const pollTypes = { 'test.poll': new HarnessPoll() };
+
+	test('trigger mode keeps the node static data between polls', async () => {
+		const trigger = triggerHarness({
+			node: pollNode,
+			nodeTypes: pollTypes,
+			credentials: { socialAggregatorApi: { apiKey, baseUrl } },
+		});
+
+		const first = await trigger.poll();
+		expect(first).toEqual([[{ json: { id: 'e1', topic: 'cats', mode: 'trigger', activation: 'activate' } }]]);
+		expect(trigger.staticData).toEqual({ cursor: 1 });
+
+		const second = await trigger.poll();
+		expect(second?.[0].map((item) => item.json.id)).toEqual(['e2']);
+		expect(trigger.staticData).toEqual({ cursor: 2 });
+
+		expect(seen.map((r) => r.url)).toEqual(['/v1/events?since=0&topic=cats', '/v1/events?since=1&topic=cats']);
+		expect(seen.every((r) => r.authorization === `Bearer ${apiKey}`)).toBe(true);
+	});
+
+	test('starts from given static data and returns null when nothing is new', async () => {
+		const trigger = triggerHarness({
+			node: pollNode,
+			nodeTypes: pollTypes,
+			credentials: { socialAggregatorApi: { apiKey, baseUrl } },
+			staticData: { cursor: 3 },
+		});
+		expect(await trigger.poll()).toBeNull();
+		expect(seen.map((r) => r.url)).toEqual(['/v1/events?since=3&topic=cats']);
+	});
+
+	test('manual mode sees stored data but, like n8n, never saves it', async () => {
+		const trigger = triggerHarness({
+			node: pollNode,
+			nodeTypes: pollTypes,
+			credentials: { socialAggregatorApi: { apiKey, baseUrl } },
+			mode: 'manual',
+			staticData: { cursor: 1 },
+		});
+		const first = await trigger.poll();
+		const second = await trigger.poll();
+		expect(first).toEqual([[{ json: { id: 'e2', topic: 'cats', mode: 'manual', activation: 'manual' } }]]);
+		expect(second).toEqual(first);
+		expect(trigger.staticData).toEqual({ cursor: 1 });
+	});
+});
+
+describe('triggerHarness: webhook', () => {
+	const webhookTypes = { 'test.webhook': new HarnessWebhook() };
+	const sign = (raw: string) => `sha256=${createHmac('sha256', HOOK_SECRET).update(raw).digest('hex')}`;
+
+	test('create/checkExists/webhook/delete share static data; webhook() gets rawBody and headers', async () => {
+		const url = 'https://n8n.example.test/webhook/abc/hook';
+		const trigger = triggerHarness({
+			node: { type: 'test.webhook' },
+			nodeTypes: webhookTypes,
+			credentials: { socialAggregatorApi: { apiKey, baseUrl } },
+			webhookUrl: url,
+		});
+
+		expect(await trigger.checkExists()).toBe(false);
+		expect(await trigger.activate()).toBe(true);
+		expect(await trigger.checkExists()).toBe(true);
+		expect(trigger.staticData).toEqual({ hookId: 'h1', secret: HOOK_SECRET, url });
+		expect(seen).toEqual([
+			{ method: 'POST', url: '/v1/hooks', authorization: `Bearer ${apiKey}`, body: JSON.stringify({ url, test: false }) },
+		]);
+
+		// Spacing a re-serialised body would lose: the signature only matches the raw bytes.
+		const raw = '{"event":  "post.created",\n "n": [1, 2]}';
+		const call = await trigger.webhook({ headers: { 'X-Signature': sign(raw), 'X-Extra': 'yes' }, rawBody: raw });
+		expect(call.items).toEqual([
+			{ json: { body: { event: 'post.created', n: [1, 2] }, rawLength: raw.length, extra: 'yes', mode: 'webhook' } },
+		]);
+		expect(call.res.ended).toBe(false);
+
+		const rejected = await trigger.webhook({ headers: { 'x-signature': sign(raw) }, body: JSON.parse(raw) });
+		expect(rejected.data).toEqual({ noWebhookResponse: true });
+		expect(rejected.items).toEqual([]);
+		expect(rejected.res).toMatchObject({ statusCode: 401, body: { error: 'bad signature' }, ended: true });
+
+		expect(await trigger.delete()).toBe(true);
+		expect(seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/v1/hooks/h1', authorization: `Bearer ${apiKey}` });
+		expect(trigger.staticData).toEqual({});
+		expect(await trigger.checkExists()).toBe(false);
+	});
+
+	test('without webhookUrl n8n computes its URL: /webhook in trigger mode, /webhook-test in manual mode', async () => {
+		const create = async (mode: 'trigger' | 'manual') => {
+			const trigger = triggerHarness({
+				node: { type: 'test.webhook', webhookId: 'wh-1' },
+				nodeTypes: webhookTypes,
+				credentials: { socialAggregatorApi: { apiKey, baseUrl } },
+				mode,
+			});
+			await trigger.create();
+			return trigger.staticData.url;
+		};
+		expect(await create('trigger')).toBe('http://127.0.0.1:5678/webhook/wh-1/hook');
+		expect(await create('manual')).toBe('http://127.0.0.1:5678/webhook-test/wh-1/hook');
+		expect(seen.map((r) => JSON.parse(r.body).test)).toEqual([false, true]);
 	});
 });

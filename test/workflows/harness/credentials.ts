@@ -91,10 +91,14 @@ function resolveAuthValue(
  * (key and value) against `$credentials` and merged into the request.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
-	/** Every credential data object handed to a node, by type name, for assertions. */
-	readonly requested: string[] = [];
-
-	constructor(private readonly credentials: CredentialsByType) {
+	/**
+	 * @param credentials what `getCredentials(type)` answers, by type name
+	 * @param requested receives the type name of every credential a node asked for, in order
+	 */
+	constructor(
+		private readonly credentials: CredentialsByType,
+		readonly requested: string[] = [],
+	) {
 		super();
 	}
 

@@ -1,2 +1,3 @@
 export * from './credentials';
 export * from './runner';
+export * from './triggers';
