@@ -140,6 +140,9 @@ describe.each([['test.declarative'], ['test.programmatic']])('runWorkflow with %
 		expect(error?.description).toContain('Thing is invalid');
 		expect(result.executionError).toMatchObject({ name: 'NodeApiError', httpCode: '422' });
 		expect(result.output('Call')).toEqual([]);
+		// dump() holds everything n8n kept: the error is there, the key is not.
+		expect(result.dump()).toContain('Thing is invalid');
+		expect(result.dump()).not.toContain(apiKey);
 	});
 
 	test('continueRegularOutput turns the 422 into an error item for that input item', async () => {
@@ -194,6 +197,25 @@ describe('runWorkflow basics', () => {
 			{ json: { n: 1 }, pairedItem: { item: 0 } },
 			{ json: { n: 2 }, pairedItem: { item: 0 } },
 		]);
+	});
+
+	test('a poll trigger starts a manual run; node log lines are recorded', async () => {
+		const result = await runWorkflow(
+			{
+				nodes: [
+					{ name: 'Poll', type: 'test.poll', parameters: { topic: 'dogs' } },
+					{ name: 'Call', type: 'test.programmatic', parameters: { thingId: '={{ $json.id }}' } },
+				],
+				connections: { Poll: { main: [[{ node: 'Call', type: 'main', index: 0 }]] } },
+			},
+			{ ...options(), nodeTypes: { ...nodeTypes, 'test.poll': new HarnessPoll() } },
+		);
+		expect(result.executedNodes).toEqual(['Poll', 'Call']);
+		expect(result.items('Poll')[0].json).toMatchObject({ id: 'e1', topic: 'dogs', mode: 'manual' });
+		expect(result.items('Call')).toEqual([{ json: { id: 'e1', q: '' }, pairedItem: { item: 0 } }]);
+		expect(result.logs).toContainEqual(
+			expect.objectContaining({ level: 'info', message: 'Harness programmatic: 1 items' }),
+		);
 	});
 
 	test('an unknown node of our package names the missing file', async () => {

@@ -2,9 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { ErrorReporter, ExecutionLifecycleHooks, InstanceSettings, WorkflowExecute } from 'n8n-core';
 import {
+	LoggerProxy,
 	NodeHelpers,
 	Workflow,
 	type IConnections,
@@ -13,7 +15,6 @@ import {
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypes,
-	type IPairedItemData,
 	type IPinData,
 	type IRun,
 	type IRunData,
@@ -42,6 +43,15 @@ let engineReady = false;
 
 /** What n8n-core handed its error reporter (Sentry in production), newest last. */
 export const reportedErrors: unknown[] = [];
+
+export interface LogLine {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	metadata?: unknown;
+}
+
+/** Every line logged through n8n's logger (`this.logger` in nodes, LoggerProxy), newest last. */
+export const logLines: LogLine[] = [];
 
 /** Registers the engine's stand-ins in @n8n/di once per process (idempotent). */
 export function setUpEngine(): void {
@@ -76,6 +86,17 @@ export function setUpEngine(): void {
 	const reporter = Object.create(ErrorReporter.prototype) as ErrorReporter;
 	Object.defineProperty(reporter, 'report', { value: (error: unknown) => reportedErrors.push(error) });
 	Container.set(ErrorReporter, reporter);
+
+	// n8n's logger writes to the console; here it records, so tests can read what nodes logged.
+	const logger = Object.create(Logger.prototype) as Logger;
+	for (const level of ['error', 'warn', 'info', 'debug'] as const) {
+		Object.defineProperty(logger, level, {
+			value: (message: string, metadata?: unknown) => logLines.push({ level, message, metadata }),
+		});
+	}
+	Object.defineProperty(logger, 'scoped', { value: () => logger });
+	Container.set(Logger, logger);
+	LoggerProxy.init(logger);
 	engineReady = true;
 }
 
@@ -372,6 +393,24 @@ export interface WorkflowResult {
 	staticData: IDataObject;
 	/** Credential types the nodes asked for, in order. */
 	credentialsRequested: string[];
+	/** Lines logged through n8n's logger during the run. */
+	logs: LogLine[];
+	/** Run data, log lines and reported errors as one string: assert a secret appears nowhere. */
+	dump(): string;
+}
+
+/** JSON of anything n8n keeps, errors included (own properties, message, stack), cycles cut. */
+export function dumpJson(value: unknown): string {
+	const seen = new WeakSet<object>();
+	return JSON.stringify(value, (_key, current: unknown) => {
+		if (typeof current !== 'object' || current === null) return current;
+		if (seen.has(current)) return '[circular]';
+		seen.add(current);
+		if (current instanceof Error) {
+			return { ...current, name: current.name, message: current.message, stack: current.stack };
+		}
+		return current;
+	});
 }
 
 export function toRecordedError(error: unknown): RecordedError | undefined {
@@ -420,6 +459,8 @@ export async function runWorkflow(json: WorkflowJson, options: RunWorkflowOption
 	});
 	const credentialsHelper = new TestCredentialsHelper(options.credentials ?? {});
 	const additionalData = createAdditionalData({ credentialsHelper, hooks, executionId });
+	const firstLog = logLines.length;
+	const firstReport = reportedErrors.length;
 
 	const run = await new WorkflowExecute(additionalData, mode).run({
 		workflow,
@@ -427,6 +468,8 @@ export async function runWorkflow(json: WorkflowJson, options: RunWorkflowOption
 		pinData: json.pinData,
 	});
 	const { runData } = run.data.resultData;
+	const logs = logLines.slice(firstLog);
+	const reports = reportedErrors.slice(firstReport);
 
 	const taskData = (nodeName: string, runIndex: number) => {
 		const task = runData[nodeName]?.[runIndex];
@@ -446,13 +489,12 @@ export async function runWorkflow(json: WorkflowJson, options: RunWorkflowOption
 		executionError: toRecordedError(run.data.resultData.error),
 		executedNodes,
 		items: (nodeName, runIndex = 0) =>
-			output(nodeName, 0, runIndex).map(({ json: itemJson, pairedItem }) => ({
-				json: itemJson,
-				pairedItem: pairedItem as IPairedItemData | IPairedItemData[] | number | undefined,
-			})),
+			output(nodeName, 0, runIndex).map(({ json: itemJson, pairedItem }) => ({ json: itemJson, pairedItem })),
 		output,
 		error: (nodeName, runIndex = 0) => toRecordedError(taskData(nodeName, runIndex).error),
 		staticData: workflow.staticData,
 		credentialsRequested: credentialsHelper.requested,
+		logs,
+		dump: () => dumpJson({ data: run.data, logs, reports }),
 	};
 }
