@@ -1,0 +1,233 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../shared/constants';
+import { getWebhookEvents, searchFeeds } from '../shared/loadOptions';
+import { describeFailure, verifyDelivery } from '../shared/signature';
+import {
+	deliveryId,
+	deliveryItems,
+	idList,
+	ignoreReason,
+	parseDelivery,
+	rememberDelivery,
+	wantedEvents,
+	type OutputMode,
+} from './delivery';
+import { checkExists, create, remove, staticData, storedSubscriptions } from './lifecycle';
+
+/** Feed pages read for the "Feeds" dropdown. */
+const MAX_FEED_PAGES = 10;
+
+export class SocialAggregatorTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Social Aggregator Trigger',
+		name: 'socialAggregatorTrigger',
+		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description: 'Starts the workflow on signed webhook events of the Social Post Aggregation Service',
+		defaults: { name: 'Social Aggregator Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'The service delivers events only to HTTPS URLs: n8n must be reachable at a public https:// address (its WEBHOOK_URL setting). Activation fails on a plain HTTP URL unless "Allow HTTP URL (Local Testing Only)" is on. Every delivery is checked against the signing secret the service returned when this trigger registered itself; unsigned or forged requests get 401.',
+				name: 'httpsNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Event Names or IDs',
+				name: 'events',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+				required: true,
+				default: [],
+				description:
+					'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				hint: 'The events that start the workflow. Events the list does not know can be added under Options > Additional Events.',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'One Item per Post',
+						value: 'eachPost',
+						description:
+							'Each post of a post.created event is an item, with its feed, source and event ID; other events are one item each',
+					},
+					{
+						name: 'One Item per Delivery',
+						value: 'eachDelivery',
+						description: 'Each delivery is one item, as the service sent it (ID, event, occurred_at, data)',
+					},
+				],
+				default: 'eachPost',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Additional Events',
+						name: 'additionalEvents',
+						type: 'string',
+						default: '',
+						placeholder: 'post.updated, feed.synced',
+						description: 'Comma-separated event names to subscribe to besides those chosen above',
+					},
+					{
+						displayName: 'Allow HTTP URL (Local Testing Only)',
+						name: 'allowHttp',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to register a plain http:// webhook URL. The service normally refuses it; use only with a local test service.',
+					},
+					{
+						displayName: 'Feed Names or IDs',
+						name: 'feedIds',
+						type: 'multiOptions',
+						typeOptions: { loadOptionsMethod: 'getFeeds' },
+						default: [],
+						description:
+							'Only events of these feeds start the workflow; events that concern no feed always do. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Include Test Deliveries',
+						name: 'includeTestDeliveries',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether test deliveries (Send Test, data.test = true) start the workflow. The one the editor requests while listening for a test event is always shown.',
+					},
+					{
+						displayName: 'Signature Header',
+						name: 'signatureHeader',
+						type: 'string',
+						default: '',
+						placeholder: 'X-Service-Signature',
+						description:
+							'The header that carries the signature. Empty: the one header named X-…-Signature.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		loadOptions: {
+			getWebhookEvents,
+			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				const options: INodePropertyOptions[] = [];
+				let token: string | undefined;
+				for (let page = 0; page < MAX_FEED_PAGES; page++) {
+					const result = await searchFeeds.call(this, undefined, token);
+					options.push(...result.results.map((r) => ({ name: r.name, value: String(r.value) })));
+					token = result.paginationToken === undefined ? undefined : String(result.paginationToken);
+					if (!token) break;
+				}
+				return options;
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		const options = (this.getNodeParameter('options', {}) as IDataObject) ?? {};
+		const manual = this.getMode() === 'manual';
+		const stored = storedSubscriptions(this);
+		// The subscription for this mode first; the other one too, as both are this trigger's.
+		const ordered = manual ? [stored.test, stored.live] : [stored.live, stored.test];
+
+		const verdict = verifyDelivery({
+			headers: request.headers as Record<string, string | string[] | undefined>,
+			rawBody: request.rawBody,
+			secrets: ordered.map((s) => s?.secret),
+			headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
+		});
+		if (!verdict.valid) {
+			this.logger.warn(`Social Aggregator Trigger refused a delivery with 401: ${describeFailure(verdict)}`);
+			this.getResponseObject()
+				.status(401)
+				.json({ error: { code: 'invalid_signature', message: 'The signature is missing or does not match' } });
+			return { noWebhookResponse: true };
+		}
+
+		const delivery = parseDelivery(request.rawBody);
+		if (!delivery) {
+			this.getResponseObject()
+				.status(400)
+				.json({ error: { code: 'invalid_body', message: 'The body is not a JSON object' } });
+			return { noWebhookResponse: true };
+		}
+
+		const id = deliveryId(delivery);
+		if (id !== undefined) {
+			const data = staticData(this);
+			const memory = rememberDelivery(data.recentDeliveries, id);
+			if (memory.seen) {
+				this.logger.debug(`Social Aggregator Trigger: delivery ${id} was already received; not emitted again`);
+				return { webhookResponse: { received: true, duplicate: true } };
+			}
+			data.recentDeliveries = memory.recent;
+		}
+
+		const reason = ignoreReason(delivery, {
+			events: wantedEvents(this.getNodeParameter('events', []), options.additionalEvents),
+			feedIds: idList(options.feedIds),
+			includeTestDeliveries: options.includeTestDeliveries !== false,
+			listeningForTest: manual,
+		});
+		if (reason) {
+			this.logger.debug(`Social Aggregator Trigger: delivery ${id ?? '(no id)'} ignored: ${reason}`);
+			return { webhookResponse: { received: true, ignored: reason } };
+		}
+
+		const mode = this.getNodeParameter('output', 'eachPost') as OutputMode;
+		const items: INodeExecutionData[] = deliveryItems(delivery, mode).map((json) => ({ json }));
+		if (items.length === 0) return { webhookResponse: { received: true } };
+		return { workflowData: [items] };
+	}
+}

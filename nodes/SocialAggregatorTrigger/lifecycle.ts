@@ -1,0 +1,245 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { collectPages } from '../shared/pagination';
+import { apiRequest, apiRequestFull } from '../shared/transport';
+import type { WebhookSubscription } from '../shared/types';
+import { idList, sameEvents, wantedEvents } from './delivery';
+
+/** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
+export interface StoredSubscription extends IDataObject {
+	id: string;
+	secret: string;
+	url: string;
+	events: string[];
+	/** Made for n8n's test URL ("Listen for test event"). */
+	test: boolean;
+}
+
+export type Slot = 'live' | 'test';
+
+export interface TriggerStaticData extends IDataObject {
+	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
+	recentDeliveries?: string[];
+}
+
+type Context = IHookFunctions | IWebhookFunctions;
+
+export function staticData(ctx: Context): TriggerStaticData {
+	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
+}
+
+export function storedSubscriptions(ctx: Context): { live?: StoredSubscription; test?: StoredSubscription } {
+	const subscriptions = staticData(ctx).subscriptions;
+	return subscriptions && typeof subscriptions === 'object' ? subscriptions : {};
+}
+
+function setStored(ctx: Context, slot: Slot, subscription: StoredSubscription | undefined): void {
+	const data = staticData(ctx);
+	const next = { ...storedSubscriptions(ctx) };
+	if (subscription) next[slot] = subscription;
+	else delete next[slot];
+	// Reassigning the key marks the static data as changed, so n8n saves it.
+	data.subscriptions = next;
+}
+
+/** Whether n8n is setting the webhook up for the editor's "Listen for test event". */
+export function isManual(ctx: IHookFunctions): boolean {
+	return ctx.getMode() === 'manual' || ctx.getActivationMode() === 'manual';
+}
+
+/** The slot of the subscription for `url`: the one stored for it, else by mode. */
+export function slotFor(ctx: IHookFunctions, url: string): Slot {
+	const stored = storedSubscriptions(ctx);
+	if (stored.test?.url === url) return 'test';
+	if (stored.live?.url === url) return 'live';
+	return isManual(ctx) ? 'test' : 'live';
+}
+
+export function webhookUrl(ctx: IHookFunctions): string {
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n did not give this trigger a webhook URL');
+	return url;
+}
+
+function options(ctx: IHookFunctions): IDataObject {
+	return (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
+}
+
+export function desiredEvents(ctx: IHookFunctions): string[] {
+	return wantedEvents(ctx.getNodeParameter('events', []), options(ctx).additionalEvents);
+}
+
+/** Refuses a webhook URL the service will not deliver to, unless plain HTTP is allowed. */
+export function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
+	let protocol: string;
+	try {
+		protocol = new URL(url).protocol;
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), `The webhook URL "${url}" is not a valid URL`);
+	}
+	if (protocol === 'https:') return;
+	if (protocol === 'http:' && options(ctx).allowHttp === true) return;
+	throw new NodeOperationError(ctx.getNode(), 'The webhook URL must use HTTPS: the service only delivers to HTTPS URLs', {
+		description: `n8n's webhook URL for this trigger is ${url}. Serve n8n over HTTPS and set its WEBHOOK_URL environment variable to that public https:// address (a tunnel works for development). For a service that accepts plain HTTP on a local network, turn on the option "Allow HTTP URL (Local Testing Only)".`,
+	});
+}
+
+async function getSubscription(ctx: IHookFunctions, id: string): Promise<WebhookSubscription | undefined> {
+	const response = await apiRequestFull.call(ctx, {
+		method: 'GET',
+		path: `/webhooks/${encodeURIComponent(id)}`,
+		acceptStatuses: [404],
+	});
+	if (response.statusCode === 404) return undefined;
+	const body = response.body as { data?: WebhookSubscription };
+	return body?.data;
+}
+
+/** Deletes a subscription; one already gone (404) counts as deleted. */
+export async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<'deleted' | 'gone'> {
+	const response = await apiRequestFull.call(ctx, {
+		method: 'DELETE',
+		path: `/webhooks/${encodeURIComponent(id)}`,
+		acceptStatuses: [404],
+	});
+	return response.statusCode === 404 ? 'gone' : 'deleted';
+}
+
+async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscription[]> {
+	return await collectPages<WebhookSubscription>({
+		returnAll: true,
+		fetchPage: async (page, perPage) =>
+			(await apiRequest.call(ctx, {
+				method: 'GET',
+				path: '/webhooks',
+				qs: { page, per_page: perPage },
+			})) as { data: WebhookSubscription[] },
+		key: (s) => s.id,
+	});
+}
+
+/** What makes a stored subscription unusable, or none when it is fine. */
+export function subscriptionProblems(
+	found: WebhookSubscription,
+	stored: StoredSubscription,
+	url: string,
+	events: string[],
+): string[] {
+	const problems: string[] = [];
+	if (found.url !== url) problems.push('its URL differs from this trigger’s webhook URL');
+	if (found.status !== undefined && found.status !== 'active') problems.push(`its status is ${String(found.status)}`);
+	if (!sameEvents(found.subscribed_events, events)) problems.push('its events differ from the chosen events');
+	if (!stored.secret) problems.push('its signing secret is not stored');
+	return problems;
+}
+
+/**
+ * Whether the subscription stored for this URL still exists, points at this
+ * URL, is active and has the chosen events. One that does not is removed
+ * (and forgotten) so that `create` replaces it.
+ */
+export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
+	const url = webhookUrl(ctx);
+	const slot = slotFor(ctx, url);
+	const stored = storedSubscriptions(ctx)[slot];
+	if (!stored?.id) return false;
+	const found = await getSubscription(ctx, String(stored.id));
+	if (!found) {
+		ctx.logger.info(`Social Aggregator Trigger: subscription ${stored.id} no longer exists; registering again`);
+		setStored(ctx, slot, undefined);
+		return false;
+	}
+	const problems = subscriptionProblems(found, stored, url, desiredEvents(ctx));
+	if (problems.length === 0) return true;
+	ctx.logger.info(`Social Aggregator Trigger: replacing subscription ${stored.id}: ${problems.join('; ')}`);
+	await deleteSubscription(ctx, String(stored.id));
+	setStored(ctx, slot, undefined);
+	return false;
+}
+
+/**
+ * Registers a subscription for this trigger's URL and stores its id and
+ * secret. Subscriptions already at this URL are removed first: their secret
+ * is not stored, so their deliveries could never be verified. In the editor's
+ * test mode, a test delivery is requested right away.
+ */
+export async function create(ctx: IHookFunctions): Promise<boolean> {
+	const url = webhookUrl(ctx);
+	assertDeliverableUrl(ctx, url);
+	const events = desiredEvents(ctx);
+	if (events.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event in "Events"');
+	}
+	const slot = slotFor(ctx, url);
+	const test = isManual(ctx);
+
+	const previous = storedSubscriptions(ctx)[slot];
+	if (previous?.id) {
+		await deleteSubscription(ctx, String(previous.id));
+		setStored(ctx, slot, undefined);
+	}
+	for (const orphan of await listSubscriptions(ctx)) {
+		if (orphan.url !== url) continue;
+		ctx.logger.info(
+			`Social Aggregator Trigger: removing subscription ${orphan.id} at this trigger's URL; its signing secret is not stored`,
+		);
+		await deleteSubscription(ctx, String(orphan.id));
+	}
+
+	const body = (await apiRequest.call(ctx, {
+		method: 'POST',
+		path: '/webhooks',
+		body: { url, subscribed_events: events },
+	})) as { data?: WebhookSubscription };
+	const created = body?.data;
+	if (!created || created.id === undefined || created.id === null) {
+		throw new NodeOperationError(ctx.getNode(), 'The service did not return the new webhook subscription');
+	}
+	if (typeof created.secret !== 'string' || created.secret === '') {
+		await deleteSubscription(ctx, String(created.id));
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The service did not return a signing secret for the new subscription, so its deliveries could not be verified',
+		);
+	}
+	setStored(ctx, slot, { id: String(created.id), secret: created.secret, url, events, test });
+
+	if (test) await requestTestDelivery(ctx, String(created.id));
+	return true;
+}
+
+/** Asks the service for a test delivery so the editor gets a sample event without waiting. */
+async function requestTestDelivery(ctx: IHookFunctions, id: string): Promise<void> {
+	try {
+		await apiRequest.call(ctx, { method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` });
+	} catch (error) {
+		// Listening still works; real events arrive as they happen.
+		ctx.logger.warn(
+			`Social Aggregator Trigger: the test delivery could not be requested: ${(error as Error).message}`,
+		);
+	}
+}
+
+/** Removes this URL's subscription; one already gone is fine. */
+export async function remove(ctx: IHookFunctions): Promise<boolean> {
+	const url = webhookUrl(ctx);
+	const slot = slotFor(ctx, url);
+	const stored = storedSubscriptions(ctx)[slot];
+	if (!stored?.id) return true;
+	try {
+		await deleteSubscription(ctx, String(stored.id));
+	} catch (error) {
+		ctx.logger.warn(
+			`Social Aggregator Trigger: subscription ${stored.id} could not be removed: ${(error as Error).message}`,
+		);
+		return false;
+	}
+	setStored(ctx, slot, undefined);
+	return true;
+}
+
+/** Feed ids for the "Feeds" option. */
+export function feedFilter(value: unknown): string[] {
+	return idList(value);
+}

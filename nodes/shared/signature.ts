@@ -1,0 +1,135 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+
+/** The length of an HMAC-SHA256 digest in bytes. */
+const DIGEST_BYTES = 32;
+
+/** Why a delivery was refused; never carries the secret or a signature value. */
+export type SignatureFailure =
+	| 'missing_header'
+	| 'ambiguous_header'
+	| 'malformed_signature'
+	| 'missing_body'
+	| 'missing_secret'
+	| 'mismatch';
+
+export type SignatureResult = { valid: true; header: string } | { valid: false; reason: SignatureFailure; header?: string };
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** A header name the service uses for its signature: `X-<ServiceName>-Signature`. */
+const SIGNATURE_HEADER = /^x-.+-signature$/i;
+
+/**
+ * The header that carries the signature: the configured one (any case), or by
+ * default the one header named `X-…-Signature`. Several candidates and no
+ * configured name is ambiguous: nothing is guessed.
+ */
+export function findSignatureHeader(
+	headers: HeaderBag,
+	configuredName?: string,
+): { name: string; value: string } | { error: 'missing_header' | 'ambiguous_header' } {
+	const wanted = (configuredName ?? '').trim().toLowerCase();
+	const names = Object.keys(headers).filter((name) =>
+		wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER.test(name),
+	);
+	const present = names.filter((name) => firstValue(headers[name]) !== undefined);
+	if (present.length === 0) return { error: 'missing_header' };
+	if (present.length > 1) {
+		// Node lower-cases incoming header names, so two entries can only come from a hand-built bag.
+		const distinct = new Set(present.map((n) => n.toLowerCase()));
+		if (distinct.size > 1 || !wanted) return { error: 'ambiguous_header' };
+	}
+	return { name: present[0], value: firstValue(headers[present[0]])! };
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+	const single = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+	if (single === undefined) return undefined;
+	const trimmed = String(single).trim();
+	return trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * The 32 signature bytes of a header value: `sha256=<hex>`, bare hex, or
+ * base64 (standard or URL-safe, padded or not). Anything else, a truncated
+ * value included, gives `undefined`.
+ */
+export function decodeSignature(value: string): Buffer | undefined {
+	let text = value.trim();
+	const prefix = /^sha256[=:]/i.exec(text);
+	if (prefix) text = text.slice(prefix[0].length).trim();
+	if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
+	if (/^[A-Za-z0-9+/]{43}=?$/.test(text) || /^[A-Za-z0-9_-]{43}=?$/.test(text)) {
+		const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+		return bytes.length === DIGEST_BYTES ? bytes : undefined;
+	}
+	return undefined;
+}
+
+/** HMAC-SHA256 of the raw body, keyed with the secret. */
+export function computeSignature(secret: string, rawBody: Buffer | string): Buffer {
+	return createHmac('sha256', secret).update(rawBody).digest();
+}
+
+/** The header value the service sends for a body: `sha256=<lowercase hex>`. */
+export function signBody(secret: string, rawBody: Buffer | string): string {
+	return `sha256=${computeSignature(secret, rawBody).toString('hex')}`;
+}
+
+/** Constant-time comparison of two signatures, with the length checked first. */
+export function signaturesEqual(expected: Buffer, actual: Buffer): boolean {
+	if (expected.length !== actual.length) return false;
+	return timingSafeEqual(expected, actual);
+}
+
+export interface VerifyOptions {
+	headers: HeaderBag;
+	rawBody: Buffer | string | undefined | null;
+	/** Secrets of this trigger's subscriptions; a delivery signed with any of them is accepted. */
+	secrets: Array<string | undefined>;
+	/** The header to read; empty for the one header named `X-…-Signature`. */
+	headerName?: string;
+}
+
+/**
+ * Verifies a delivery: the HMAC-SHA256 of the raw body with a stored secret
+ * must equal the signature header, compared in constant time. Every
+ * candidate secret is checked so the time taken does not tell which matched.
+ */
+export function verifyDelivery(options: VerifyOptions): SignatureResult {
+	const secrets = options.secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+	const found = findSignatureHeader(options.headers, options.headerName);
+	if ('error' in found) return { valid: false, reason: found.error };
+	if (secrets.length === 0) return { valid: false, reason: 'missing_secret', header: found.name };
+	const body = options.rawBody;
+	if (body === undefined || body === null || (typeof body !== 'string' && !Buffer.isBuffer(body))) {
+		return { valid: false, reason: 'missing_body', header: found.name };
+	}
+	const actual = decodeSignature(found.value);
+	if (!actual) return { valid: false, reason: 'malformed_signature', header: found.name };
+	let matched = false;
+	for (const secret of secrets) {
+		if (signaturesEqual(computeSignature(secret, body), actual)) matched = true;
+	}
+	return matched ? { valid: true, header: found.name } : { valid: false, reason: 'mismatch', header: found.name };
+}
+
+/** A sentence for the log about a refused delivery: names the header, never a value. */
+export function describeFailure(result: SignatureResult): string {
+	if (result.valid) return 'The signature is valid';
+	const header = result.header ? ` (header ${result.header})` : '';
+	switch (result.reason) {
+		case 'missing_header':
+			return 'The delivery carries no signature header';
+		case 'ambiguous_header':
+			return 'The delivery carries several X-…-Signature headers; set "Signature Header" in the node options';
+		case 'malformed_signature':
+			return `The signature is not sha256=<hex>, hex or base64 of 32 bytes${header}`;
+		case 'missing_body':
+			return 'The raw request body is not available, so the signature cannot be checked';
+		case 'missing_secret':
+			return 'No signing secret is stored for this trigger; deactivate and activate the workflow to register it again';
+		case 'mismatch':
+			return `The signature does not match the body${header}`;
+	}
+}
