@@ -1,0 +1,67 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { retryTiming } from '../../../../shared/retry';
+import { waitForApproval } from '../../helpers/keys';
+import { preparePoll } from '../../helpers/poll';
+import { requestIdField } from './getStatus.operation';
+
+const properties: INodeProperties[] = [
+	requestIdField,
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 2,
+		description: 'Seconds between polls: the poll_interval that API Key → Request returned',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 600,
+		description:
+			'How long to wait for the approval before giving up with an error. A request expires after about 10 minutes.',
+	},
+];
+
+const displayOptions = { show: { resource: ['apiKey'], operation: ['waitForApproval'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const { requestId, poll } = await preparePoll.call(this, itemIndex);
+	const intervalSeconds = Number(this.getNodeParameter('pollInterval', itemIndex, 2));
+	const timeoutSeconds = Number(this.getNodeParameter('timeout', itemIndex, 600));
+	const intervalMs = Number.isFinite(intervalSeconds) && intervalSeconds > 0 ? intervalSeconds * 1000 : 2000;
+	const timeoutMs = Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds * 1000 : 600_000;
+
+	const { result, polls, waitedMs, timedOut } = await waitForApproval({
+		poll,
+		sleep: async (ms) => await retryTiming.sleep(ms),
+		now: () => retryTiming.now(),
+		intervalMs,
+		timeoutMs,
+	});
+
+	if (timedOut) {
+		throw new NodeOperationError(
+			node,
+			`No approval for request ${requestId} within ${Math.round(timeoutMs / 1000)} s`,
+			{
+				itemIndex,
+				description: `Polled ${polls} time${polls === 1 ? '' : 's'} over ${Math.round(waitedMs / 1000)} s; the request was still pending. The account owner must open its authorization_url and approve it; a longer Timeout waits longer, and Get Authorization Status asks once.`,
+			},
+		);
+	}
+	if (result.state === 'gone') {
+		throw new NodeOperationError(node, `The authorization request ${requestId} is gone`, {
+			itemIndex,
+			description: `${String(result.item.message)} Request a new key with API Key → Request.`,
+		});
+	}
+	return [{ json: result.item, pairedItem: { item: itemIndex } }];
+}

@@ -1,0 +1,51 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** What to do when a platform fails for good (after its retries). */
+export const onPlatformFailureOption: INodeProperties = {
+	displayName: 'On Platform Failure',
+	name: 'onPlatformFailure',
+	type: 'options',
+	options: [
+		{
+			name: 'Continue With a Status Item per Failed Platform',
+			value: 'continue',
+			description:
+				'Keep the other platforms’ results and add an item with the failed platform’s error_code and message',
+		},
+		{
+			name: 'Fail the Item',
+			value: 'fail',
+			description:
+				'Stop at the first platform that fails for good and report an error for the input item (with Continue On Fail: an error item)',
+		},
+	],
+	default: 'continue',
+	description: 'What happens when a platform still fails after its retries. The other platforms are never held back.',
+};
+
+export const MAX_PLATFORM_RETRIES = 5;
+
+export const platformRetriesOption: INodeProperties = {
+	displayName: 'Platform Retries',
+	name: 'platformRetries',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_PLATFORM_RETRIES },
+	default: 2,
+	description:
+		'How many more times a platform that answered fetch_timeout or platform_error is asked. Retries ride along with the other platforms’ next request; they cost that platform’s credits again.',
+};
+
+/** The platforms multi-select: live from GET /platforms (connection-free ones), SPEC.md’s table as fallback. */
+export function platformsField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Platform Names or IDs',
+		name: 'platforms',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getDataPlatforms' },
+		required: true,
+		default: [],
+		description:
+			'Platforms that can be searched without a connected account. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions,
+	};
+}

@@ -1,0 +1,209 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../../../shared/transport';
+import type { DataPostsResponse } from '../../../../shared/types';
+import { refusalError } from '../../helpers/errors';
+import { checkResumeCursors, checkSearchInput, platformLabel } from '../../helpers/input';
+import { runSearch, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
+import {
+	MAX_PLATFORM_RETRIES,
+	onPlatformFailureOption,
+	platformRetriesOption,
+	platformsField,
+} from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Term',
+		name: 'term',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '#nasa',
+		description:
+			'The handle, hashtag, keyword, subreddit or place ID to look up, read according to Term Type',
+	},
+	platformsField(undefined),
+	{
+		displayName: 'Term Type',
+		name: 'termType',
+		type: 'options',
+		options: [
+			{
+				name: 'Auto-Detect',
+				value: 'auto',
+				description: 'A term starting with # is a hashtag; one starting with @, or with no prefix, is a username',
+			},
+			{ name: 'Channel', value: 'channel', description: 'A channel or subreddit (YouTube, Reddit)' },
+			{ name: 'Hashtag', value: 'hashtag' },
+			{ name: 'Mentions', value: 'mentions', description: 'A keyword search (X, Reddit, TikTok)' },
+			{ name: 'Reviews', value: 'reviews', description: 'Google reviews of a place; the term is its place ID' },
+			{ name: 'Username', value: 'username' },
+		],
+		default: 'auto',
+		description:
+			'How the term is read, applied to every chosen platform. Reddit needs Channel or Mentions; Google needs Reviews. A pair the platform does not take is refused before any request.',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		hint: 'Per platform: each platform returns up to this many posts, and no page beyond them is fetched (pages cost credits)',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Platform Page',
+				value: 'pages',
+				description: 'Each page with its platform, status, cursors and its posts in a list',
+			},
+			{ name: 'One Item per Post', value: 'posts' },
+			{
+				name: 'Posts, Then a Status Item per Platform',
+				value: 'postsAndStatus',
+				description: 'The posts, then for every platform: success, posts, pages, next_cursor or the error',
+			},
+		],
+		default: 'posts',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			onPlatformFailureOption,
+			platformRetriesOption,
+			{
+				displayName: 'Resume From Cursors',
+				name: 'resumeCursors',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Cursor',
+				default: {},
+				description:
+					'Continue platforms from the next_cursor of an earlier search (a status or page item) instead of their first page',
+				options: [
+					{
+						displayName: 'Cursor',
+						name: 'cursor',
+						values: [
+							{
+								displayName: 'Platform Name or ID',
+								name: 'platform',
+								type: 'options',
+								typeOptions: { loadOptionsMethod: 'getDataPlatforms' },
+								default: '',
+								description:
+									'One of the searched platforms. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+							},
+							{
+								displayName: 'Cursor',
+								name: 'cursor',
+								type: 'string',
+								default: '',
+								description: 'The next_cursor exactly as the service gave it',
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['post'], operation: ['search'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const checked = checkSearchInput({
+		term: this.getNodeParameter('term', itemIndex, ''),
+		platforms: this.getNodeParameter('platforms', itemIndex, []),
+		termType: this.getNodeParameter('termType', itemIndex, 'auto'),
+	});
+	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex);
+	const input = checked.value;
+
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	let limit: number | undefined;
+	if (!returnAll) {
+		limit = Number(this.getNodeParameter('limit', itemIndex, 50));
+		if (!Number.isInteger(limit) || limit < 1) {
+			throw refusalError(node, { field: 'Limit', reason: `${String(limit)} is not a whole number of 1 or more` }, itemIndex);
+		}
+	}
+	const output = this.getNodeParameter('output', itemIndex, 'posts') as SearchOutputMode;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const failItem = options.onPlatformFailure === 'fail';
+	const retries = Math.min(
+		MAX_PLATFORM_RETRIES,
+		Math.max(0, Math.floor(Number(options.platformRetries ?? platformRetriesOption.default))),
+	);
+	const cursorEntries = ((options.resumeCursors as IDataObject | undefined)?.cursor ?? []) as IDataObject[];
+	const cursors = checkResumeCursors(Array.isArray(cursorEntries) ? cursorEntries : [], input.platforms);
+	if (!cursors.ok) throw refusalError(node, cursors.refusal, itemIndex);
+
+	const query: IDataObject = { term: input.term };
+	if (input.termType) query.term_type = input.termType;
+
+	const outcome = await runSearch(
+		{
+			platforms: input.platforms,
+			limit,
+			cursors: cursors.value,
+			maxPlatformRetries: Number.isFinite(retries) ? retries : 2,
+			stopOnFailure: failItem,
+		},
+		async (round) =>
+			(await apiRequest.call(this, {
+				method: 'GET',
+				path: '/data/posts',
+				qs: {
+					...query,
+					platforms: round.platforms.join(','),
+					...(round.cursor ? { cursor: round.cursor } : {}),
+				},
+				itemIndex,
+			})) as unknown as DataPostsResponse,
+	);
+
+	if (outcome.stoppedBy) {
+		const failed = outcome.stoppedBy;
+		const code = failed.error?.code ?? 'platform_error';
+		throw new NodeOperationError(
+			node,
+			`${platformLabel(failed.platform)} failed: ${failed.error?.message ?? code} (${code})`,
+			{
+				itemIndex,
+				description: `The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}. To keep the other platforms’ posts, set Options → On Platform Failure to “Continue With a Status Item per Failed Platform”.`,
+			},
+		);
+	}
+	if (outcome.requestCapReached) {
+		throw new NodeOperationError(
+			node,
+			`The search stopped after ${outcome.requests} requests: the service kept reporting more pages`,
+			{ itemIndex, description: 'Use a Limit, or resume later from the cursors of a Limit search.' },
+		);
+	}
+
+	return shapeSearchOutput(outcome, output, !failItem).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+}

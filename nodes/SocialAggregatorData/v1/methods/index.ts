@@ -1,0 +1,3 @@
+import { getDataPlatforms } from '../../../shared/loadOptions';
+
+export const loadOptions = { getDataPlatforms };
