@@ -1,4 +1,5 @@
-import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, PLATFORM_DISPLAY_NAMES, type DataTermType } from '../../../shared/constants';
+import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, type DataTermType } from '../../../shared/constants';
+import { canonicalPlatform, inferredTermType, platformLabel } from '../../../shared/dataSearch';
 
 /**
  * Input checks against SPEC.md's table of Data API platforms and term types.
@@ -20,28 +21,13 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; refusal: InputRef
 
 const refuse = <T>(refusal: InputRefusal): Checked<T> => ({ ok: false, refusal });
 
-/** Names people use for a platform besides its request name. */
-const PLATFORM_ALIASES: Record<string, string> = {
-	x: 'Twitter',
-	'x (twitter)': 'Twitter',
-	'google reviews': 'Google',
-};
-
 export const AUTO_DETECT = 'auto';
 
-/** The label a user knows a platform by (X (Twitter), Google Reviews, …). */
-export function platformLabel(platform: string): string {
-	return PLATFORM_DISPLAY_NAMES[platform] ?? platform;
-}
+// Platform names and auto-detection are shared with the Data Trigger (nodes/shared/dataSearch.ts).
+export { canonicalPlatform, platformLabel };
 
-/** The request name of a platform in SPEC.md's table, matched without regard to case; undefined when unknown. */
-export function canonicalPlatform(name: string): string | undefined {
-	const wanted = name.trim().toLowerCase();
-	if (!wanted) return undefined;
-	const alias = PLATFORM_ALIASES[wanted];
-	if (alias) return alias;
-	return Object.keys(DATA_API_TERM_TYPES).find((platform) => platform.toLowerCase() === wanted);
-}
+/** The term type the service applies to a term when `term_type` is omitted (SPEC.md, GET /data/posts). */
+export const autoDetectTermType = inferredTermType;
 
 /** A list parameter that may arrive as an array (the multi-select) or as comma-separated text (an expression). */
 export function toList(value: unknown): string[] {
@@ -69,11 +55,6 @@ export function checkPlatforms(value: unknown, field = 'Platforms'): Checked<str
 		if (!result.includes(platform)) result.push(platform);
 	}
 	return { ok: true, value: result };
-}
-
-/** The term type the service applies to a term when `term_type` is omitted (SPEC.md, GET /data/posts). */
-export function autoDetectTermType(term: string): DataTermType {
-	return term.trim().startsWith('#') ? 'hashtag' : 'username';
 }
 
 function allowedText(platform: string): string {

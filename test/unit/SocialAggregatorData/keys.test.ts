@@ -1,0 +1,157 @@
+import { pollItem, requestItem, waitForApproval, type PollResult } from '../../../nodes/SocialAggregatorData/v1/helpers/keys';
+import { profileFailureItem, runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/helpers/profiles';
+
+describe('POST /authorize as an item', () => {
+	test('Mode A shows the issued key and what to do with it', () => {
+		const item = requestItem(
+			201,
+			{
+				status: 'issued',
+				api_key: 'sk_test_123456',
+				expires_at: '2026-01-01T02:00:00Z',
+				email_confirmation_required: true,
+				rate_limit: { requests_per_hour: 60, burst_per_minute: null },
+				upgrade_hint: 'hint',
+				upgrade_url: 'https://u',
+			},
+			'new@example.test',
+		);
+		expect(item).toMatchObject({
+			status: 'issued',
+			mode: 'immediate',
+			api_key: 'sk_test_123456',
+			email_confirmation_required: true,
+			rate_limit: { requests_per_hour: 60, burst_per_minute: null },
+		});
+		expect(String(item.next_step)).toMatch(/credential/);
+		expect(String(item.next_step)).toMatch(/new@example\.test/);
+	});
+
+	test('Mode B shows the authorization URL, request id, poll url, interval and expiry', () => {
+		const item = requestItem(
+			202,
+			{
+				status: 'pending_authorization',
+				request_id: 'req_1',
+				authorization_url: 'https://auth',
+				poll_url: 'https://api/v1/authorize/req_1',
+				poll_interval: 2,
+				expires_at: 'later',
+			},
+			'old@example.test',
+		);
+		expect(item).toMatchObject({
+			status: 'pending_authorization',
+			mode: 'approval',
+			request_id: 'req_1',
+			authorization_url: 'https://auth',
+			poll_url: 'https://api/v1/authorize/req_1',
+			poll_interval: 2,
+			expires_at: 'later',
+		});
+		expect(item).not.toHaveProperty('api_key');
+	});
+});
+
+describe('GET /authorize/{request_id} as an item', () => {
+	test('202 pending, 200 issued, 410 gone', () => {
+		expect(pollItem(202, { status: 'pending' }, 'r').state).toBe('pending');
+		const issued = pollItem(200, { status: 'issued', api_key: 'sk_x_1234', key_preview: 'sk_x…', expires_at: 't' }, 'r');
+		expect(issued).toEqual({
+			state: 'issued',
+			item: expect.objectContaining({ status: 'issued', api_key: 'sk_x_1234', key_preview: 'sk_x…', request_id: 'r' }),
+		});
+		const gone = pollItem(410, { error: { code: 'authorization_gone', message: 'Denied' } }, 'r');
+		expect(gone.state).toBe('gone');
+		expect(gone.item).toMatchObject({ status: 'gone', error_code: 'authorization_gone', message: 'Denied' });
+		expect(gone.item).not.toHaveProperty('error');
+	});
+});
+
+describe('waitForApproval', () => {
+	const pending: PollResult = { state: 'pending', item: { status: 'pending' } };
+	const issued: PollResult = { state: 'issued', item: { status: 'issued' } };
+
+	test('polls at the interval until issued', async () => {
+		const answers = [pending, pending, issued];
+		const sleeps: number[] = [];
+		const result = await waitForApproval({
+			poll: async () => answers.shift()!,
+			sleep: async (ms) => {
+				sleeps.push(ms);
+			},
+			now: () => 0,
+			intervalMs: 2000,
+			timeoutMs: 60_000,
+		});
+		expect(result).toMatchObject({ polls: 3, timedOut: false, result: issued });
+		expect(sleeps).toEqual([2000, 2000]);
+	});
+
+	test('stops at the timeout, with a last poll at the deadline', async () => {
+		const sleeps: number[] = [];
+		let polls = 0;
+		const result = await waitForApproval({
+			poll: async () => {
+				polls++;
+				return pending;
+			},
+			sleep: async (ms) => {
+				sleeps.push(ms);
+			},
+			now: () => 0,
+			intervalMs: 2000,
+			timeoutMs: 5000,
+		});
+		expect(result.timedOut).toBe(true);
+		expect(sleeps).toEqual([2000, 2000, 1000]);
+		expect(polls).toBe(4);
+	});
+
+	test('a real clock counts too', async () => {
+		let clock = 0;
+		const result = await waitForApproval({
+			poll: async () => {
+				clock += 10_000;
+				return pending;
+			},
+			sleep: async () => undefined,
+			now: () => clock,
+			intervalMs: 2000,
+			timeoutMs: 15_000,
+		});
+		expect(result.timedOut).toBe(true);
+		expect(result.polls).toBe(2);
+	});
+});
+
+describe('profile lookup', () => {
+	test('failed platforms are asked again alone, bounded, and reported', async () => {
+		const asked: string[][] = [];
+		const outcome = await runProfileLookup({ platforms: ['Bluesky', 'TikTok', 'Vimeo'], maxPlatformRetries: 2 }, async (platforms) => {
+			asked.push(platforms);
+			return {
+				data: platforms.includes('Bluesky') ? [{ platform: 'Bluesky', platform_id: '1', name: 'nasa' }] : [],
+				meta: {
+					platforms: platforms.map((p) =>
+						p === 'TikTok'
+							? { platform: p, success: false, error_code: 'fetch_timeout', message: 'slow' }
+							: p === 'Vimeo'
+								? { platform: p, success: false, error_code: 'invalid_term', message: 'bad' }
+								: { platform: p, success: true },
+					),
+				},
+			};
+		});
+		expect(asked).toEqual([['Bluesky', 'TikTok', 'Vimeo'], ['TikTok'], ['TikTok']]);
+		expect(outcome.profiles).toHaveLength(1);
+		expect(outcome.statuses.filter((s) => !s.success).map((s) => s.platform)).toEqual(['TikTok', 'Vimeo']);
+		expect(outcome.failures).toEqual({ TikTok: 3, Vimeo: 1 });
+		expect(profileFailureItem(outcome.statuses[1], 3)).toMatchObject({
+			type: 'platform_status',
+			platform: 'TikTok',
+			error_code: 'fetch_timeout',
+			failed_attempts: 3,
+		});
+	});
+});
