@@ -1,0 +1,254 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
+import { oldestFirst, pollOnce, postKey, type PollState } from '../../../nodes/SocialAggregatorDataTrigger/poll';
+import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
+
+/** A small Data API: posts per platform, newest first, pages of `pageSize`, cursors `<platform>@<offset>`. */
+class DataApiStub {
+	posts: Record<string, DataPost[]> = {};
+
+	pageSize: Record<string, number> = {};
+
+	failing: Record<string, { code: string; times: number }> = {};
+
+	rounds: Array<{ platforms: string[]; cursor?: string }> = [];
+
+	private clock = Date.parse('2026-01-01T00:00:00Z');
+
+	add(platform: string, count: number): DataPost[] {
+		const added: DataPost[] = [];
+		for (let i = 0; i < count; i++) {
+			this.clock += 60_000;
+			const n = (this.posts[platform]?.length ?? 0) + 1;
+			const post = {
+				platform,
+				platform_id: `${platform}-${n}`,
+				url: `https://${platform.toLowerCase()}.example/${n}`,
+				post_created_at: new Date(this.clock).toISOString(),
+				message: `${platform} post ${n}`,
+			};
+			this.posts[platform] = [post, ...(this.posts[platform] ?? [])];
+			added.push(post);
+		}
+		return added;
+	}
+
+	fetch = async (round: { platforms: string[]; cursor?: string }): Promise<DataPostsResponse> => {
+		this.rounds.push(round);
+		const cursors = Object.fromEntries(
+			(round.cursor ?? '').split(',').filter(Boolean).map((c) => [c.split('@')[0], Number(c.split('@')[1])]),
+		);
+		const data: DataPost[] = [];
+		const statuses: PlatformStatus[] = [];
+		for (const platform of round.platforms) {
+			const failure = this.failing[platform];
+			if (failure && failure.times > 0) {
+				failure.times--;
+				statuses.push({ platform, success: false, error_code: failure.code, message: `${platform} broke` });
+				continue;
+			}
+			const all = this.posts[platform] ?? [];
+			const size = this.pageSize[platform] ?? 3;
+			const offset = cursors[platform] ?? 0;
+			const page = all.slice(offset, offset + size);
+			data.push(...page);
+			const more = offset + size < all.length;
+			statuses.push({ platform, success: true, count: page.length, next_cursor: more ? `${platform}@${offset + size}` : null, has_more: more });
+		}
+		return { data, meta: { total_results: data.length, platforms: statuses } };
+	};
+}
+
+const ids = (posts: DataPost[]) => posts.map((p) => p.platform_id);
+
+describe('pollOnce', () => {
+	const search = { term: '#n8n', platforms: ['Bluesky', 'Twitter'] };
+
+	it('records the first page on the first poll without emitting it', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 5);
+		api.add('Twitter', 2);
+		const result = await pollOnce(search, {}, api.fetch);
+		expect(result.posts).toEqual([]);
+		expect(result.recorded).toEqual(['Bluesky', 'Twitter']);
+		expect(api.rounds).toEqual([{ platforms: ['Bluesky', 'Twitter'] }]);
+		expect(result.state.seen).toEqual({
+			Bluesky: ['Bluesky-5', 'Bluesky-4', 'Bluesky-3'].map((id) => `bluesky:id:${id}`),
+			Twitter: ['Twitter-2', 'Twitter-1'].map((id) => `twitter:id:${id}`),
+		});
+	});
+
+	it('emits each new post once, oldest first across platforms, in shared rounds', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 4);
+		api.add('Twitter', 4);
+		let state: PollState = (await pollOnce(search, {}, api.fetch)).state;
+		api.rounds = [];
+
+		const newer = [...api.add('Bluesky', 1), ...api.add('Twitter', 5), ...api.add('Bluesky', 1)];
+		const second = await pollOnce(search, state, api.fetch);
+		expect(ids(second.posts)).toEqual(ids(newer));
+		// Twitter needed two pages; Bluesky met a known post on its first: the second round asked Twitter alone.
+		expect(api.rounds).toEqual([{ platforms: ['Bluesky', 'Twitter'] }, { platforms: ['Twitter'], cursor: 'Twitter@3' }]);
+		state = second.state;
+
+		api.rounds = [];
+		const third = await pollOnce(search, state, api.fetch);
+		expect(third.posts).toEqual([]);
+		expect(api.rounds).toHaveLength(1);
+	});
+
+	it('stops at the page budget and says which platforms were cut short', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 1);
+		const state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.fetch)).state;
+		const newer = api.add('Bluesky', 10);
+		const result = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.fetch, { maxPages: 2 });
+		expect(result.requests).toBe(2);
+		expect(result.truncated).toEqual(['Bluesky']);
+		expect(ids(result.posts)).toEqual(ids(newer.slice(4)));
+		const next = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, result.state, api.fetch, { maxPages: 2 });
+		expect(next.posts).toEqual([]);
+	});
+
+	it('reports a failing platform, keeps its memory, and emits the others', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 2);
+		api.add('Twitter', 2);
+		const state = (await pollOnce(search, {}, api.fetch)).state;
+		const newBluesky = api.add('Bluesky', 1);
+		const newTwitter = api.add('Twitter', 1);
+		api.failing.Twitter = { code: 'invalid_term', times: 1 };
+		const result = await pollOnce(search, state, api.fetch);
+		expect(ids(result.posts)).toEqual(ids(newBluesky));
+		expect(result.failures).toEqual([{ platform: 'Twitter', code: 'invalid_term', message: 'Twitter broke' }]);
+		expect(result.state.seen?.Twitter).toEqual(state.seen?.Twitter);
+		// Next time Twitter's post is emitted, and Bluesky's is not emitted again.
+		const next = await pollOnce(search, result.state, api.fetch);
+		expect(ids(next.posts)).toEqual(ids(newTwitter));
+	});
+
+	it('asks a platform again after a transient failure within the same poll', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 2);
+		api.add('Twitter', 2);
+		const state = (await pollOnce(search, {}, api.fetch)).state;
+		const fresh = api.add('Twitter', 1);
+		api.failing.Twitter = { code: 'fetch_timeout', times: 1 };
+		const result = await pollOnce(search, state, api.fetch);
+		expect(result.failures).toEqual([]);
+		expect(ids(result.posts)).toEqual(ids(fresh));
+		expect(api.rounds.at(-1)).toEqual({ platforms: ['Twitter'] });
+	});
+
+	it('records a platform added later instead of flooding, and starts afresh for another term', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 2);
+		api.add('Twitter', 3);
+		const state = (await pollOnce({ term: '#n8n', platforms: ['Bluesky'] }, {}, api.fetch)).state;
+		const widened = await pollOnce(search, state, api.fetch);
+		expect(widened.posts).toEqual([]);
+		expect(widened.recorded).toEqual(['Twitter']);
+		const other = await pollOnce({ term: '#other', platforms: ['Bluesky'] }, widened.state, api.fetch);
+		expect(other.recorded).toEqual(['Bluesky']);
+	});
+
+	it('keeps the memory bounded', async () => {
+		const api = new DataApiStub();
+		api.pageSize.Bluesky = 10;
+		api.add('Bluesky', 1);
+		let state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.fetch, { rememberPerPlatform: 4 })).state;
+		api.add('Bluesky', 8);
+		state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.fetch, { rememberPerPlatform: 4 })).state;
+		expect(state.seen?.Bluesky).toHaveLength(4);
+	});
+
+	it('orders posts without a time after the post before them', () => {
+		const a = { platform: 'A', platform_id: 'a1', url: null, message: null, post_created_at: '2026-01-01T00:00:02Z' };
+		const b = { platform: 'A', platform_id: 'a2', url: null, message: null, post_created_at: null };
+		const c = { platform: 'B', platform_id: 'b1', url: null, message: null, post_created_at: '2026-01-01T00:00:01Z' };
+		// Lists come newest first: b (no time) is newer than a.
+		expect(ids(oldestFirst([[b, a], [c]]))).toEqual(['b1', 'a1', 'a2']);
+		expect(postKey({ platform: 'A', platform_id: null, url: 'u', message: null, post_created_at: null })).toBe('a:url:u');
+	});
+});
+
+describe('SocialAggregatorDataTrigger.poll()', () => {
+	function pollContext(parameters: IDataObject, mode: string, staticData: IDataObject = {}) {
+		const requests: IDataObject[] = [];
+		const api = new DataApiStub();
+		const logs: string[] = [];
+		const context = {
+			getNode: () => ({ id: 'n', name: 'Data Trigger', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getMode: () => mode,
+			getActivationMode: () => 'activate',
+			getWorkflowStaticData: () => staticData,
+			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+			getCredentials: async () => ({ apiKey: 'sag_live_unit', baseUrl: 'http://127.0.0.1:9/v1' }),
+			logger: { debug: () => undefined, info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: () => undefined },
+			helpers: {
+				httpRequestWithAuthentication: async (_t: string, options: { qs: IDataObject }) => {
+					requests.push(options.qs);
+					const qs = options.qs;
+					const body = await api.fetch({ platforms: String(qs.platforms).split(','), cursor: qs.cursor as string | undefined });
+					return { statusCode: 200, headers: {}, body };
+				},
+			},
+		} as unknown as IPollFunctions;
+		return { context, requests, api, staticData, logs };
+	}
+
+	const node = new SocialAggregatorDataTrigger();
+
+	it.each([
+		[{ term: '', platforms: ['Bluesky'], termType: 'auto' }, 'Term'],
+		[{ term: 'a', platforms: ['Bluesky', 'Friendster'], termType: 'auto' }, 'Platforms'],
+		[{ term: 'a', platforms: ['Reddit'], termType: 'auto' }, 'Term Type'],
+		[{ term: 'a', platforms: ['Vimeo'], termType: 'hashtag' }, 'Vimeo'],
+	])('refuses %j before any request, naming %s', async (parameters, named) => {
+		const { context, requests } = pollContext(parameters, 'trigger');
+		await expect(node.poll.call(context)).rejects.toThrow(named);
+		expect(requests).toEqual([]);
+	});
+
+	it('records on the first poll, then emits only new posts; a quiet poll emits nothing', async () => {
+		const { context, api, staticData, requests } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'hashtag' }, 'trigger');
+		api.add('Bluesky', 2);
+		expect(await node.poll.call(context)).toBeNull();
+		expect(requests[0]).toEqual({ term: '#n8n', platforms: 'Bluesky,Twitter', term_type: 'hashtag' });
+		const fresh = api.add('Bluesky', 2);
+		const emitted = await node.poll.call(context);
+		expect(emitted?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
+		expect(await node.poll.call(context)).toBeNull();
+		expect(Object.keys(staticData)).toEqual(['search', 'seen']);
+	});
+
+	it('shows the latest few posts in a manual run without touching the memory', async () => {
+		const { context, api, staticData, requests } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { testPosts: 3 } }, 'manual');
+		api.add('Bluesky', 2);
+		const latest = [...api.add('Twitter', 2), ...api.add('Bluesky', 1)];
+		const result = await node.poll.call(context);
+		expect(result?.[0].map((i) => i.json.platform_id)).toEqual(ids(latest));
+		expect(requests).toEqual([{ term: '#n8n', platforms: 'Bluesky,Twitter' }]);
+		expect(staticData).toEqual({});
+	});
+
+	it('emits a status item per failed platform when asked, and fails when every platform fails otherwise', async () => {
+		const emit = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { platformErrors: 'emit' } }, 'trigger');
+		emit.api.add('Bluesky', 1);
+		await node.poll.call(emit.context);
+		emit.api.failing.Twitter = { code: 'invalid_term', times: 5 };
+		emit.api.add('Bluesky', 1);
+		const result = await node.poll.call(emit.context);
+		expect(result?.[0].map((i) => i.json)).toEqual([
+			expect.objectContaining({ platform_id: 'Bluesky-2' }),
+			{ status: 'platform_failed', platform: 'Twitter', error_code: 'invalid_term', message: 'Twitter broke' },
+		]);
+		expect(emit.logs.some((l) => l.includes('some platforms failed'))).toBe(true);
+
+		const all = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
+		all.api.failing.Bluesky = { code: 'invalid_term', times: 5 };
+		await expect(node.poll.call(all.context)).rejects.toThrow('Every platform failed');
+	});
+});

@@ -1,0 +1,126 @@
+import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+
+export const TRIGGER_NODE: INode = {
+	id: 'trigger-1',
+	name: 'Social Aggregator Trigger',
+	type: 'n8n-nodes-social-aggregator.socialAggregatorTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+export interface StubSubscription extends IDataObject {
+	id: number;
+	url: string;
+	subscribed_events: string[];
+	status: string;
+	consecutive_failures: number;
+}
+
+/**
+ * The webhook part of the service in memory: enough of `/webhooks` for the
+ * lifecycle, with every request recorded (method and path).
+ */
+export class WebhookApiStub {
+	subscriptions: StubSubscription[] = [];
+
+	requests: Array<{ method: string; path: string; body?: IDataObject }> = [];
+
+	secrets = new Map<number, string>();
+
+	private nextId = 1;
+
+	/** Answers of the test endpoint, to make it fail. */
+	testStatus = 202;
+
+	add(url: string, events: string[], status = 'active'): StubSubscription {
+		const subscription = { id: this.nextId++, url, subscribed_events: events, status, consecutive_failures: 0 };
+		this.subscriptions.push(subscription);
+		this.secrets.set(subscription.id, `whsec_stub_${subscription.id}_abcdef`);
+		return subscription;
+	}
+
+	async handle(options: IHttpRequestOptions): Promise<{ statusCode: number; headers: IDataObject; body: unknown }> {
+		const url = new URL(String(options.url));
+		const path = url.pathname.replace(/^\/v1/, '');
+		const method = String(options.method ?? 'GET');
+		this.requests.push({ method, path, body: options.body as IDataObject | undefined });
+		const notFound = { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: 'Not found' } } };
+		let match = /^\/webhooks\/(\d+)(\/test)?$/.exec(path);
+		if (path === '/webhooks' && method === 'GET') {
+			const qs = (options.qs ?? {}) as IDataObject;
+			const page = Number(qs.page ?? 1);
+			const perPage = Number(qs.per_page ?? 20);
+			const data = this.subscriptions.slice((page - 1) * perPage, page * perPage);
+			const total = this.subscriptions.length;
+			return {
+				statusCode: 200,
+				headers: {},
+				body: { data, meta: { page, per_page: perPage, total_count: total, total_pages: Math.max(1, Math.ceil(total / perPage)) } },
+			};
+		}
+		if (path === '/webhooks' && method === 'POST') {
+			const body = options.body as { url: string; subscribed_events: string[] };
+			const created = this.add(body.url, body.subscribed_events);
+			return { statusCode: 201, headers: {}, body: { data: { ...created, secret: this.secrets.get(created.id) } } };
+		}
+		if (match) {
+			const id = Number(match[1]);
+			const found = this.subscriptions.find((s) => s.id === id);
+			if (!found) return notFound;
+			if (match[2] && method === 'POST') {
+				return { statusCode: this.testStatus, headers: {}, body: this.testStatus < 300 ? { data: { delivery_id: 'dlv_test', event: 'post.created' } } : { error: { code: 'server_error', message: 'boom' } } };
+			}
+			if (method === 'GET') return { statusCode: 200, headers: {}, body: { data: found } };
+			if (method === 'DELETE') {
+				this.subscriptions = this.subscriptions.filter((s) => s.id !== id);
+				return { statusCode: 204, headers: {}, body: '' };
+			}
+		}
+		match = null;
+		return notFound;
+	}
+}
+
+export interface HookStubOptions {
+	api: WebhookApiStub;
+	url?: string;
+	mode?: string;
+	activation?: string;
+	parameters?: IDataObject;
+	staticData?: IDataObject;
+}
+
+export interface LogLine {
+	level: string;
+	message: string;
+	meta?: unknown;
+}
+
+/** An IHookFunctions / IWebhookFunctions stand-in over the API stub. */
+export function hookContext(options: HookStubOptions) {
+	const staticData = options.staticData ?? {};
+	const logs: LogLine[] = [];
+	const logger = Object.fromEntries(
+		['debug', 'info', 'warn', 'error'].map((level) => [
+			level,
+			(message: string, meta?: unknown) => logs.push({ level, message, meta }),
+		]),
+	);
+	const parameters: IDataObject = { events: ['post.created'], output: 'eachPost', options: {}, ...options.parameters };
+	const context = {
+		getNode: () => TRIGGER_NODE,
+		getMode: () => options.mode ?? 'trigger',
+		getActivationMode: () => options.activation ?? 'activate',
+		getNodeWebhookUrl: () => options.url ?? 'https://n8n.example.com/webhook/abc/webhook',
+		getWorkflowStaticData: () => staticData,
+		getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+		getCredentials: async () => ({ apiKey: 'sag_live_stubkey123456', baseUrl: 'http://127.0.0.1:9/v1' }),
+		logger,
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => await options.api.handle(request),
+			httpRequest: async (request: IHttpRequestOptions) => await options.api.handle(request),
+		},
+	};
+	return { context, staticData, logs };
+}

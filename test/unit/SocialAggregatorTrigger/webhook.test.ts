@@ -1,0 +1,215 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
+import {
+	deliveryItems,
+	ignoreReason,
+	rememberDelivery,
+	wantedEvents,
+	type Delivery,
+} from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { signBody } from '../../../nodes/shared/signature';
+import { hookContext, WebhookApiStub } from './stub';
+
+const SECRET = 'whsec_unit_secret_9876543210';
+const TEST_SECRET = 'whsec_unit_test_secret_0000';
+
+const POSTS = [
+	{ id: 11, platform: 'Bluesky', message: 'first', external_created_at: '2026-01-01T10:00:00Z' },
+	{ id: 12, platform: 'Bluesky', message: 'second', external_created_at: '2026-01-01T10:05:00Z' },
+];
+
+function postCreated(id: string, extra: IDataObject = {}): Delivery {
+	return {
+		id,
+		event: 'post.created',
+		occurred_at: '2026-01-01T10:06:00Z',
+		data: { feed: { id: 7, name: 'Brand' }, source: { id: 3, platform: 'Bluesky', term: '#brand' }, posts: POSTS, ...extra },
+	};
+}
+
+interface Sent {
+	status?: number;
+	body?: unknown;
+}
+
+function webhookContext(rawBody: Buffer | undefined, headers: IDataObject, opts: { parameters?: IDataObject; staticData?: IDataObject; mode?: string } = {}) {
+	const staticData = opts.staticData ?? { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
+	const base = hookContext({ api: new WebhookApiStub(), staticData, parameters: opts.parameters, mode: opts.mode ?? 'webhook' });
+	const sent: Sent = {};
+	const response = {
+		status(code: number) {
+			sent.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			sent.body = body;
+			return response;
+		},
+		send(body: unknown) {
+			sent.body = body;
+			return response;
+		},
+		end() {
+			return response;
+		},
+	};
+	const context = {
+		...base.context,
+		getRequestObject: () => ({ headers, rawBody, body: rawBody ? JSON.parse(rawBody.toString()) : {} }),
+		getResponseObject: () => response,
+		getBodyData: () => (rawBody ? JSON.parse(rawBody.toString()) : {}),
+		getHeaderData: () => headers,
+	} as unknown as IWebhookFunctions;
+	return { context, sent, logs: base.logs, staticData };
+}
+
+function signed(delivery: Delivery, secret = SECRET) {
+	const raw = Buffer.from(JSON.stringify(delivery));
+	return { raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(secret, raw) } };
+}
+
+const node = new SocialAggregatorTrigger();
+
+describe('webhook()', () => {
+	it('emits one item per post with its feed, source and event id', async () => {
+		const { raw, headers } = signed(postCreated('dlv_1'));
+		const { context } = webhookContext(raw, headers);
+		const result = await node.webhook.call(context);
+		expect(result.workflowData?.[0].map((i) => i.json)).toEqual(
+			POSTS.map((post) => ({
+				...post,
+				feed: { id: 7, name: 'Brand' },
+				source: { id: 3, platform: 'Bluesky', term: '#brand' },
+				event: 'post.created',
+				event_id: 'dlv_1',
+				occurred_at: '2026-01-01T10:06:00Z',
+			})),
+		);
+	});
+
+	it('emits the delivery as one item when asked', async () => {
+		const delivery = postCreated('dlv_1');
+		const { raw, headers } = signed(delivery);
+		const { context } = webhookContext(raw, headers, { parameters: { output: 'eachDelivery' } });
+		const result = await node.webhook.call(context);
+		expect(result.workflowData?.[0].map((i) => i.json)).toEqual([delivery]);
+	});
+
+	it.each([
+		['a tampered body', () => {
+			const { raw, headers } = signed(postCreated('dlv_1'));
+			return { raw: Buffer.from(raw.toString().replace('first', 'fIrst')), headers };
+		}],
+		['a wrong secret', () => signed(postCreated('dlv_1'), 'whsec_wrong_secret_123')],
+		['a missing header', () => ({ raw: signed(postCreated('dlv_1')).raw, headers: { 'content-type': 'application/json' } })],
+		['a truncated signature', () => {
+			const { raw, headers } = signed(postCreated('dlv_1'));
+			return { raw, headers: { ...headers, 'x-service-signature': headers['x-service-signature'].slice(0, 40) } };
+		}],
+		['another delivery’s signature', () => {
+			const other = signed(postCreated('dlv_2'));
+			return { raw: signed(postCreated('dlv_1')).raw, headers: other.headers };
+		}],
+	])('answers 401 to %s, emits nothing and logs no secret', async (_label, make) => {
+		const { raw, headers } = make();
+		const { context, sent, logs, staticData } = webhookContext(raw, headers);
+		const result = await node.webhook.call(context);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(sent.status).toBe(401);
+		expect(JSON.stringify(sent.body)).not.toContain(SECRET);
+		expect(logs.some((l) => l.level === 'warn' && l.message.includes('401'))).toBe(true);
+		expect(JSON.stringify(logs)).not.toContain(SECRET);
+		const signature = (headers as IDataObject)['x-service-signature'];
+		if (typeof signature === 'string') expect(JSON.stringify(logs)).not.toContain(signature.slice(7, 30));
+		expect(staticData.recentDeliveries).toBeUndefined();
+	});
+
+	it('answers 401 when no secret is stored', async () => {
+		const { raw, headers } = signed(postCreated('dlv_1'));
+		const { context, sent } = webhookContext(raw, headers, { staticData: {} });
+		expect(await node.webhook.call(context)).toEqual({ noWebhookResponse: true });
+		expect(sent.status).toBe(401);
+	});
+
+	it('emits a delivery once however often it is retried, and remembers across restarts', async () => {
+		const { raw, headers } = signed(postCreated('dlv_9'));
+		const staticData: IDataObject = {
+			subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } },
+		};
+		const results = [];
+		for (let i = 0; i < 3; i++) {
+			// A fresh context each time: only the static data carries over, as after a restart.
+			const { context } = webhookContext(raw, headers, { staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject });
+			results.push(await node.webhook.call(context));
+			Object.assign(staticData, (context.getWorkflowStaticData('node') as IDataObject));
+		}
+		expect(results[0].workflowData?.[0]).toHaveLength(2);
+		expect(results[1]).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		expect(results[2]).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		expect(staticData.recentDeliveries).toEqual(['dlv_9']);
+	});
+
+	it('verifies a test-mode delivery with the test subscription’s secret', async () => {
+		const staticData = {
+			subscriptions: {
+				live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false },
+				test: { id: '2', secret: TEST_SECRET, url: 'https://x/webhook-test', events: ['post.created'], test: true },
+			},
+		};
+		const { raw, headers } = signed(postCreated('dlv_t', { test: true }), TEST_SECRET);
+		const { context } = webhookContext(raw, headers, { staticData, mode: 'manual', parameters: { options: { includeTestDeliveries: false } } });
+		const result = await node.webhook.call(context);
+		// The editor asked for this test delivery: it is shown even with test deliveries off.
+		expect(result.workflowData?.[0][0].json).toMatchObject({ test: true, event_id: 'dlv_t' });
+	});
+
+	it('ignores test deliveries when turned off, other feeds and unselected events, answering 200', async () => {
+		const cases: Array<[Delivery, IDataObject, string]> = [
+			[postCreated('a', { test: true }), { options: { includeTestDeliveries: false } }, 'test deliveries are turned off'],
+			[postCreated('b'), { options: { feedIds: ['8', '9'] } }, 'feed 7 is not selected'],
+			[{ id: 'c', event: 'social_account.expired', data: {} }, {}, 'event social_account.expired is not selected'],
+		];
+		for (const [delivery, parameters, reason] of cases) {
+			const { raw, headers } = signed(delivery);
+			const { context } = webhookContext(raw, headers, { parameters });
+			expect(await node.webhook.call(context)).toEqual({ webhookResponse: { received: true, ignored: reason } });
+		}
+	});
+
+	it('reads a configured signature header', async () => {
+		const { raw, headers } = signed(postCreated('dlv_h'));
+		const moved = { 'content-type': 'application/json', 'x-custom-sig': headers['x-service-signature'], 'x-other-signature': 'junk' };
+		const { context } = webhookContext(raw, moved, { parameters: { options: { signatureHeader: 'X-Custom-Sig' } } });
+		expect((await node.webhook.call(context)).workflowData?.[0]).toHaveLength(2);
+	});
+});
+
+describe('delivery helpers', () => {
+	it('keeps at most the limit of recent ids, newest last', () => {
+		let recent: string[] = [];
+		for (let i = 0; i < 7; i++) recent = rememberDelivery(recent, `d${i}`, 5).recent;
+		expect(recent).toEqual(['d2', 'd3', 'd4', 'd5', 'd6']);
+		expect(rememberDelivery(recent, 'd4', 5).seen).toBe(true);
+		expect(rememberDelivery(recent, 'd1', 5).seen).toBe(false);
+		expect(rememberDelivery('garbage', 'x').recent).toEqual(['x']);
+	});
+
+	it('gives other events one item and an empty post.created none', () => {
+		const expiring: Delivery = { id: 'e', event: 'social_account.expiring', data: { provider: 'facebook' } };
+		expect(deliveryItems(expiring, 'eachPost')).toEqual([expiring]);
+		expect(deliveryItems(postCreated('x', { posts: [] }), 'eachPost')).toEqual([]);
+		expect(deliveryItems(postCreated('x', { posts: [], test: true }), 'eachPost')).toHaveLength(1);
+	});
+
+	it('lets events without a feed through a feed filter', () => {
+		const filter = { events: ['social_account.expired'], feedIds: ['1'], includeTestDeliveries: true, listeningForTest: false };
+		expect(ignoreReason({ id: 'x', event: 'social_account.expired', data: {} }, filter)).toBeUndefined();
+		expect(ignoreReason({ id: 'x', event: 'post.created', data: { feed_id: 1 } }, { ...filter, events: [] })).toBeUndefined();
+	});
+
+	it('merges chosen and typed events', () => {
+		expect(wantedEvents(['b', 'a'], 'c, a ,,')).toEqual(['a', 'b', 'c']);
+		expect(wantedEvents(undefined, undefined)).toEqual([]);
+	});
+});
