@@ -54,7 +54,8 @@ export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number)
 	return trimBaseUrl(String(credentials.baseUrl ?? ''));
 }
 
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+/** A response header by name, whatever its case; the first value of a repeated one. */
+export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
 	const value = key === undefined ? undefined : headers[key];
@@ -63,7 +64,7 @@ function headerValue(headers: Record<string, unknown> | undefined, name: string)
 }
 
 /** The system error code of a failed request, wherever n8n or axios put it. */
-function networkCode(error: unknown): string | undefined {
+export function networkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
@@ -73,7 +74,8 @@ function networkCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-function isMalformed(response: ApiResponse): boolean {
+/** A success whose body did not parse as JSON. */
+export function isMalformed(response: ApiResponse): boolean {
 	// A JSON API answers objects; a string body on a success means the JSON did not parse.
 	return typeof response.body === 'string' && response.body.trim() !== '';
 }

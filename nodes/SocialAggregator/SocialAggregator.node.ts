@@ -1,0 +1,83 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents, searchFeeds } from '../shared/loadOptions';
+import { getConnectionProviders, getFeeds, getSocialAccounts } from './methods';
+import { accountDescription } from './resources/account';
+import { analyticsDescription } from './resources/analytics';
+import { feedDescription } from './resources/feed';
+import { platformDescription } from './resources/platform';
+import { postDescription } from './resources/post';
+import { socialAccountDescription } from './resources/socialAccount';
+import { sourceDescription } from './resources/source';
+import { userDescription } from './resources/user';
+import { webhookDescription } from './resources/webhook';
+
+/**
+ * The Integration API as a declarative node: every operation is described by
+ * routing in resources/<resource>.ts and sent by routing.ts, which applies the
+ * package's retry, paging and error rules.
+ */
+export class SocialAggregator implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Social Aggregator',
+		name: 'socialAggregator',
+		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Manage social feeds: sources, posts and moderation, embed codes, analytics, users, connected accounts and webhooks',
+		defaults: { name: 'Social Aggregator' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'socialAggregatorApi', required: true }],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Analytics', value: 'analytics' },
+					{ name: 'Feed', value: 'feed' },
+					{ name: 'Platform', value: 'platform' },
+					{ name: 'Post', value: 'post' },
+					{ name: 'Social Account', value: 'socialAccount' },
+					{ name: 'Source', value: 'source' },
+					{ name: 'User', value: 'user' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'post',
+			},
+			...accountDescription,
+			...analyticsDescription,
+			...feedDescription,
+			...platformDescription,
+			...postDescription,
+			...socialAccountDescription,
+			...sourceDescription,
+			...userDescription,
+			...webhookDescription,
+		],
+	};
+
+	methods = {
+		listSearch: { searchFeeds },
+		loadOptions: {
+			getConnectionProviders,
+			getFeedSources,
+			getFeeds,
+			getPlatforms,
+			getSocialAccounts,
+			getTermTypes,
+			getWebhookEvents,
+		},
+	};
+}

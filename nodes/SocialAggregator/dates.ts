@@ -1,0 +1,117 @@
+/*
+ * Dates from n8n's date pickers, in the forms the service takes. A picker gives
+ * a wall-clock time without a zone (`2025-01-15T00:00:00`), meant in the
+ * workflow's time zone; an expression may give an ISO string with a zone, a
+ * Luxon DateTime or a Date. No date library: the package has no runtime
+ * dependencies, and Intl knows the zones.
+ */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
+
+interface DateTimeLike {
+	toISO: () => string | null;
+	toISODate?: () => string | null;
+}
+
+function isDateTimeLike(value: unknown): value is DateTimeLike {
+	return typeof value === 'object' && value !== null && typeof (value as DateTimeLike).toISO === 'function';
+}
+
+/** The wall-clock parts of an instant in a time zone. */
+function partsIn(timeZone: string, instant: Date) {
+	const formatter = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	});
+	const parts: Record<string, number> = {};
+	for (const part of formatter.formatToParts(instant)) {
+		if (part.type !== 'literal') parts[part.type] = Number(part.value);
+	}
+	return parts;
+}
+
+/** How far a zone's clocks are ahead of UTC at an instant, in milliseconds. */
+function zoneOffsetMs(timeZone: string, instant: Date): number {
+	const p = partsIn(timeZone, instant);
+	const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+	return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The instant a wall-clock time names in a time zone. */
+function fromWallTime(timeZone: string, wallAsUtcMs: number): Date {
+	let guess = wallAsUtcMs - zoneOffsetMs(timeZone, new Date(wallAsUtcMs));
+	// Once more with the offset at the guess, which differs only around a clock change.
+	guess = wallAsUtcMs - zoneOffsetMs(timeZone, new Date(guess));
+	return new Date(guess);
+}
+
+/** `YYYY-MM-DD` of an instant in a time zone. */
+export function dateIn(timeZone: string, instant: Date): string {
+	const p = partsIn(timeZone, instant);
+	return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
+/** A `YYYY-MM-DD` date moved by whole days. */
+export function addDays(date: string, days: number): string {
+	const match = DATE.exec(date);
+	if (!match) throw new Error(`Not a date: ${date}`);
+	const moved = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + days));
+	return moved.toISOString().slice(0, 10);
+}
+
+function validCalendarDate(year: number, month: number, day: number): boolean {
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * The instant a date picker's value names, reading zone-less values in
+ * `timeZone`; undefined when the value is empty, `null` when it is no date.
+ */
+export function toInstant(value: unknown, timeZone: string): Date | null | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+	if (isDateTimeLike(value)) return toInstant(value.toISO() ?? '', timeZone) ?? null;
+	if (typeof value !== 'string') return null;
+	const text = value.trim();
+	if (text === '') return undefined;
+	const wall = WALL_TIME.exec(text);
+	if (wall) {
+		const [year, month, day] = [Number(wall[1]), Number(wall[2]), Number(wall[3])];
+		if (!validCalendarDate(year, month, day)) return null;
+		const ms = Number((wall[7] ?? '0').padEnd(3, '0'));
+		const wallMs = Date.UTC(year, month - 1, day, Number(wall[4] ?? 0), Number(wall[5] ?? 0), Number(wall[6] ?? 0), ms);
+		return fromWallTime(timeZone, wallMs);
+	}
+	// With a zone (`Z`, `+02:00`): an absolute time.
+	if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
+	const parsed = Date.parse(text);
+	return Number.isNaN(parsed) ? null : new Date(parsed);
+}
+
+/**
+ * The calendar day (`YYYY-MM-DD`) a date picker's value names: the date as
+ * written when it is written as one, else the day of the instant in `timeZone`.
+ * Undefined when empty, `null` when it is no date.
+ */
+export function toCalendarDate(value: unknown, timeZone: string): string | null | undefined {
+	if (isDateTimeLike(value) && typeof value.toISODate === 'function') return value.toISODate() ?? null;
+	if (typeof value === 'string') {
+		const written = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim());
+		if (written) {
+			const instant = toInstant(value, timeZone);
+			if (instant === null) return null;
+			return `${written[1]}-${written[2]}-${written[3]}`;
+		}
+	}
+	const instant = toInstant(value, timeZone);
+	if (instant === undefined || instant === null) return instant;
+	return dateIn(timeZone, instant);
+}

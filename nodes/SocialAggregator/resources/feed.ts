@@ -1,0 +1,157 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { requireId, requireText, requireUpdateFields } from '../checks';
+import { feedLocator, listFields } from '../fields';
+import { route } from '../routing';
+
+const show = { resource: ['feed'] };
+const feedUrl = '=/feeds/{{$parameter.feedId}}';
+const feedId = requireId('feedId', 'Feed ID');
+
+/** How often the feed collects new posts; 0 stands for the plan's default and is sent as null. */
+const syncIntervals: INodePropertyOptions[] = [
+	{ name: 'Every Minute', value: 1 },
+	{ name: 'Every 5 Minutes', value: 5 },
+	{ name: 'Every 10 Minutes', value: 10 },
+	{ name: 'Every 30 Minutes', value: 30 },
+	{ name: 'Every Hour', value: 60 },
+	{ name: 'Every 4 Hours', value: 240 },
+	{ name: 'Every Day', value: 1440 },
+	{ name: 'Plan Default', value: 0 },
+];
+
+const syncInterval: INodeProperties = {
+	displayName: 'Sync Interval',
+	name: 'syncInterval',
+	type: 'options',
+	options: syncIntervals,
+	default: 0,
+	description: 'How often the feed collects new posts. Short intervals may need a higher plan.',
+	routing: { send: { type: 'body', property: 'sync_interval', value: '={{ $value === 0 ? null : $value }}' } },
+};
+
+export const feedDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a feed; the plan decides how many feeds an account can have',
+				action: 'Create a feed',
+				routing: route({ method: 'POST', url: '/feeds', prepare: [requireText('name', 'Name')] }),
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a feed with its sources and posts',
+				action: 'Delete a feed',
+				routing: route({ method: 'DELETE', url: feedUrl, deletes: 'feedId', prepare: [feedId] }),
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a feed',
+				action: 'Get a feed',
+				routing: route({ method: 'GET', url: feedUrl, prepare: [feedId] }),
+			},
+			{
+				name: 'Get Embed Code',
+				value: 'getEmbedCode',
+				description: 'Get the snippets that show a feed on a website: script, iframe and WordPress',
+				action: 'Get the embed code of a feed',
+				routing: route({ method: 'GET', url: `${feedUrl}/embed`, prepare: [feedId] }),
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get many feeds',
+				action: 'Get many feeds',
+				routing: route({ method: 'GET', url: '/feeds', list: 'paged' }),
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Rename a feed or change how often it collects posts',
+				action: 'Update a feed',
+				routing: route({
+					method: 'PATCH',
+					url: feedUrl,
+					prepare: [feedId, requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval' })],
+				}),
+			},
+		],
+		default: 'getAll',
+	},
+
+	feedLocator({ ...show, operation: ['delete', 'get', 'getEmbedCode', 'update'] }),
+
+	// Create
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Brand mentions',
+		description: 'The name of the feed',
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		routing: { send: { type: 'body', property: 'name' } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		options: [syncInterval],
+	},
+
+	// Get Many
+	...listFields({ ...show, operation: ['getAll'] }),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['getAll'] } },
+		options: [
+			{
+				displayName: 'Include Sources',
+				name: 'includeSources',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to include the sources of each feed',
+				routing: { send: { type: 'query', property: 'include', value: '={{ $value ? "sources" : "" }}' } },
+			},
+		],
+	},
+
+	// Update
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['update'] } },
+		options: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Brand mentions',
+				description: 'The new name of the feed',
+				routing: { send: { type: 'body', property: 'name' } },
+			},
+			syncInterval,
+		],
+	},
+];

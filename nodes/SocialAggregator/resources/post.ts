@@ -1,0 +1,185 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { requireId, requireText, sendDateTimeRange } from '../checks';
+import { feedLocator, listFields } from '../fields';
+import { route, type RouteSpec } from '../routing';
+
+const show = { resource: ['post'] };
+const postsUrl = '=/feeds/{{$parameter.feedId}}/posts';
+const postUrl = `${postsUrl}/{{$parameter.postId}}`;
+const onePost = [requireId('feedId', 'Feed ID'), requireId('postId', 'Post ID')];
+
+function postAction(action: 'approve' | 'pin' | 'reject' | 'unpin'): RouteSpec {
+	return { method: 'POST', url: `${postUrl}/${action}`, prepare: onePost };
+}
+
+export const postDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Approve',
+				value: 'approve',
+				description: 'Make a moderated, rejected or deleted post public again',
+				action: 'Approve a post',
+				routing: route(postAction('approve')),
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Hide a post from the feed. The delete is soft: Approve brings the post back.',
+				action: 'Delete a post',
+				routing: route({ method: 'DELETE', url: postUrl, deletes: 'postId', prepare: onePost }),
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a post of a feed',
+				action: 'Get a post',
+				routing: route({ method: 'GET', url: postUrl, prepare: onePost }),
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get the posts of a feed, newest first, optionally filtered',
+				action: 'Get many posts',
+				routing: route({
+					method: 'GET',
+					url: postsUrl,
+					list: 'paged',
+					prepare: [
+						requireId('feedId', 'Feed ID'),
+						sendDateTimeRange(
+							{ path: 'filters.after', label: 'After date', property: 'starting_at' },
+							{ path: 'filters.before', label: 'Before date', property: 'ending_at' },
+						),
+					],
+				}),
+			},
+			{
+				name: 'Pin',
+				value: 'pin',
+				description: 'Pin a post to the top of the feed',
+				action: 'Pin a post',
+				routing: route(postAction('pin')),
+			},
+			{
+				name: 'Reject',
+				value: 'reject',
+				description: 'Reject a post so that the feed no longer shows it',
+				action: 'Reject a post',
+				routing: route(postAction('reject')),
+			},
+			{
+				name: 'Search Across Feeds',
+				value: 'search',
+				description: 'Search the posts of every feed of the account; each post names its feed',
+				action: 'Search posts across feeds',
+				routing: route({ method: 'GET', url: '/search/posts', list: 'paged', prepare: [requireText('query', 'Search Text')] }),
+			},
+			{
+				name: 'Unpin',
+				value: 'unpin',
+				description: 'Unpin a pinned post',
+				action: 'Unpin a post',
+				routing: route(postAction('unpin')),
+			},
+		],
+		default: 'getAll',
+	},
+
+	feedLocator({ ...show, operation: ['approve', 'delete', 'get', 'getAll', 'pin', 'reject', 'unpin'] }),
+	{
+		displayName: 'Post ID',
+		name: 'postId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1234',
+		description: 'The ID of the post in the feed',
+		displayOptions: { show: { ...show, operation: ['approve', 'delete', 'get', 'pin', 'reject', 'unpin'] } },
+	},
+
+	// Search Across Feeds
+	{
+		displayName: 'Search Text',
+		name: 'query',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. launch',
+		description: 'Words to find in the posts of every feed',
+		displayOptions: { show: { ...show, operation: ['search'] } },
+		routing: { send: { type: 'query', property: 'q' } },
+	},
+
+	...listFields({ ...show, operation: ['getAll', 'search'] }),
+
+	// Get Many
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['getAll'] } },
+		options: [
+			{
+				displayName: 'After',
+				name: 'after',
+				type: 'dateTime',
+				default: '',
+				description: 'Only posts published after this time (in the workflow time zone)',
+			},
+			{
+				displayName: 'Before',
+				name: 'before',
+				type: 'dateTime',
+				default: '',
+				description: 'Only posts published before this time (in the workflow time zone)',
+			},
+			{
+				displayName: 'Search Text',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. launch',
+				description: 'Only posts whose message, poster name or description contains this text',
+				routing: { send: { type: 'query', property: 'search' } },
+			},
+			{
+				displayName: 'Source Names or IDs',
+				name: 'sources',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Only posts from these sources of the feed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				typeOptions: { loadOptionsMethod: 'getFeedSources', loadOptionsDependsOn: ['feedId.value'] },
+				routing: {
+					send: {
+						type: 'query',
+						property: 'filter',
+						value: '={{ [].concat($value).map(s => String(s).trim()).filter(s => s).join(",") }}',
+					},
+				},
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'public',
+				description: 'Only posts in this moderation state',
+				options: [
+					{ name: 'Moderated', value: 'moderated', description: 'Held back for review' },
+					{ name: 'Public', value: 'public', description: 'Shown in the feed' },
+					{ name: 'Rejected', value: 'rejected', description: 'Refused by a moderator or the AI moderation' },
+				],
+				routing: { send: { type: 'query', property: 'status' } },
+			},
+		],
+	},
+];

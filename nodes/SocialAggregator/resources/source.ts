@@ -1,0 +1,141 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { requireId, requireText, sendJsonObject } from '../checks';
+import { feedLocator, listFields } from '../fields';
+import { route } from '../routing';
+
+const show = { resource: ['source'] };
+const sourcesUrl = '=/feeds/{{$parameter.feedId}}/sources';
+const feedId = requireId('feedId', 'Feed ID');
+
+export const sourceDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Add a source to a feed: a handle, hashtag or other term on one platform. The plan decides how many sources an account can have.',
+				action: 'Create a source',
+				routing: route({
+					method: 'POST',
+					url: sourcesUrl,
+					prepare: [
+						feedId,
+						requireText('platform', 'Platform'),
+						requireText('termType', 'Term Type'),
+						requireText('term', 'Term'),
+						sendJsonObject('options.sourceOptions', 'options', 'Source Options'),
+					],
+				}),
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Remove a source from a feed',
+				action: 'Delete a source',
+				routing: route({
+					method: 'DELETE',
+					url: `${sourcesUrl}/{{$parameter.sourceId}}`,
+					deletes: 'sourceId',
+					prepare: [feedId, requireId('sourceId', 'Source ID')],
+				}),
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get the sources of a feed',
+				action: 'Get many sources',
+				routing: route({ method: 'GET', url: sourcesUrl, list: 'paged', prepare: [feedId] }),
+			},
+		],
+		default: 'getAll',
+	},
+
+	feedLocator(show),
+
+	// Create
+	{
+		displayName: 'Platform Name or ID',
+		name: 'platform',
+		type: 'options',
+		required: true,
+		default: '',
+		description:
+			'The platform to collect from. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		typeOptions: { loadOptionsMethod: 'getPlatforms' },
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		routing: { send: { type: 'body', property: 'platform' } },
+	},
+	{
+		displayName: 'Term Type Name or ID',
+		name: 'termType',
+		type: 'options',
+		required: true,
+		default: '',
+		description:
+			'How the term is read on the platform: a username, a hashtag, a channel, and so on. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		hint: 'Some term types need a connected social account: check Social Account → Get Connection Status, and use Create Connection Link to connect one',
+		typeOptions: { loadOptionsMethod: 'getTermTypes', loadOptionsDependsOn: ['platform'] },
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		routing: { send: { type: 'body', property: 'term_type' } },
+	},
+	{
+		displayName: 'Term',
+		name: 'term',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. @nasa or #sunset',
+		description: 'The handle, hashtag, channel or keyword to collect posts for',
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		routing: { send: { type: 'body', property: 'term' } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		options: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. NASA on Instagram',
+				description: 'A name for the source; the service names it after the term otherwise',
+				routing: { send: { type: 'body', property: 'name' } },
+			},
+			{
+				displayName: 'Source Options',
+				name: 'sourceOptions',
+				type: 'json',
+				default: '{}',
+				description: 'Platform-specific settings of the source, as a JSON object',
+			},
+		],
+	},
+
+	// Delete
+	{
+		displayName: 'Source Name or ID',
+		name: 'sourceId',
+		type: 'options',
+		required: true,
+		default: '',
+		description:
+			'The source to remove, from the sources of the chosen feed. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		typeOptions: { loadOptionsMethod: 'getFeedSources', loadOptionsDependsOn: ['feedId.value'] },
+		displayOptions: { show: { ...show, operation: ['delete'] } },
+	},
+
+	// Get Many
+	...listFields({ ...show, operation: ['getAll'] }),
+];

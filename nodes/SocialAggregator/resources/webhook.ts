@@ -1,0 +1,202 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { requireId, requireUpdateFields, requireUrl, sendEvents } from '../checks';
+import { listFields } from '../fields';
+import { route } from '../routing';
+
+const show = { resource: ['webhook'] };
+const webhookUrl = '=/webhooks/{{$parameter.webhookId}}';
+const webhookId = requireId('webhookId', 'Webhook ID');
+
+/** The signing secret comes once, with the subscription's creation; nothing else outputs it. */
+const noSecret = ['secret'];
+
+const otherEventsDescription =
+	'Further event names, comma-separated, for events the list does not show yet (e.g. social_account.expired)';
+
+export const webhookDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Subscribe a URL to events; the answer holds the signing secret, given only this once',
+				action: 'Create a webhook',
+				routing: route({
+					method: 'POST',
+					url: '/webhooks',
+					prepare: [requireUrl('url', 'URL'), sendEvents('events', 'options.otherEvents', { required: true })],
+				}),
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a webhook subscription',
+				action: 'Delete a webhook',
+				routing: route({ method: 'DELETE', url: webhookUrl, deletes: 'webhookId', prepare: [webhookId] }),
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a webhook subscription with its status and failure count',
+				action: 'Get a webhook',
+				routing: route({ method: 'GET', url: webhookUrl, prepare: [webhookId], omit: noSecret }),
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get many webhook subscriptions',
+				action: 'Get many webhooks',
+				routing: route({ method: 'GET', url: '/webhooks', list: 'paged', omit: noSecret }),
+			},
+			{
+				name: 'Send Test',
+				value: 'sendTest',
+				description: 'Send a signed test delivery to the webhook’s URL',
+				action: 'Send a test delivery to a webhook',
+				routing: route({ method: 'POST', url: `${webhookUrl}/test`, prepare: [webhookId] }),
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change the URL, events or status of a webhook subscription',
+				action: 'Update a webhook',
+				routing: route({
+					method: 'PATCH',
+					url: webhookUrl,
+					omit: noSecret,
+					prepare: [
+						webhookId,
+						requireUpdateFields('updateFields', {
+							url: 'URL',
+							events: 'Events',
+							otherEvents: 'Other Events',
+							status: 'Status',
+						}),
+						sendEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
+					],
+				}),
+			},
+		],
+		default: 'create',
+	},
+
+	{
+		displayName: 'Webhook ID',
+		name: 'webhookId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 7',
+		description: 'The ID of the webhook subscription',
+		displayOptions: { show: { ...show, operation: ['delete', 'get', 'sendTest', 'update'] } },
+	},
+
+	// Create
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/hooks/social',
+		description: 'Where the service sends the deliveries; it must be an HTTPS address',
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
+	},
+	{
+		displayName: 'Event Names or IDs',
+		name: 'events',
+		type: 'multiOptions',
+		default: [],
+		description:
+			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		hint: 'Events the list does not show yet can be added under Options → Other Events',
+		typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+		displayOptions: { show: { ...show, operation: ['create'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['create'] } },
+		options: [
+			{
+				displayName: 'Other Events',
+				name: 'otherEvents',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. social_account.expired',
+				description: otherEventsDescription,
+			},
+		],
+	},
+	{
+		displayName:
+			'The output holds the signing secret that proves deliveries come from the service. It is shown only once: store it where the receiver can check signatures (the Social Aggregator Trigger does this itself).',
+		name: 'secretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, operation: ['create'] } },
+	},
+
+	// Get Many
+	...listFields({ ...show, operation: ['getAll'] }),
+
+	// Update
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['update'] } },
+		options: [
+			{
+				displayName: 'Event Names or IDs',
+				name: 'events',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+			},
+			{
+				displayName: 'Other Events',
+				name: 'otherEvents',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. social_account.expired',
+				description: otherEventsDescription,
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'active',
+				description: 'Whether the service delivers to the webhook',
+				options: [
+					{ name: 'Active', value: 'active', description: 'Deliveries are sent' },
+					{ name: 'Paused', value: 'paused', description: 'Deliveries are held back' },
+				],
+				routing: { send: { type: 'body', property: 'status' } },
+			},
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://example.com/hooks/social',
+				description: 'The new address for the deliveries',
+				routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
+			},
+		],
+	},
+];

@@ -1,0 +1,326 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+
+import { apiErrorCode, apiErrorFromResponse, networkError } from '../shared/errors';
+import { collectPages } from '../shared/pagination';
+import { decideRetry, DEFAULT_RETRY_POLICY, retryTiming, type AttemptOutcome, type RetryPolicy } from '../shared/retry';
+import { headerValue, isMalformed, networkCode } from '../shared/transport';
+import type { ListMeta } from '../shared/types';
+
+/*
+ * How the declarative node sends its requests.
+ *
+ * Every operation's routing names one function as its `operations.pagination`
+ * (see `route`). n8n calls it once per input item with the request that routing
+ * built from the parameters; it then:
+ *   1. runs the operation's `prepare` steps: input checks that throw a
+ *      NodeOperationError naming the field and the item before any request, and
+ *      the few request changes expressions cannot make well (dates, merged lists);
+ *   2. sends through `makeRoutingRequest` with HTTP errors turned into answers, so
+ *      that the package's rules apply: 429 and transient failures are retried
+ *      (Retry-After, else backoff; POST/PATCH only on 429), and SPEC.md's error
+ *      envelope becomes the NodeApiError of `apiErrorFromResponse`;
+ *   3. pages lists with `collectPages` (Return All at per_page=100 up to
+ *      meta.total_pages; a Limit never asks for a page it does not need), each
+ *      page retried on its own, so a 429 resumes at the page that failed;
+ *   4. turns the answer into items (`{ data }` unwrapped, one item per element of
+ *      a list, `{ deleted: true, id }` for deletes), each paired with its input
+ *      item; with "continue on fail" an error becomes an error item, paired too.
+ */
+
+export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
+type RequestData = DeclarativeRestApiSettings.ResultOptions;
+
+/**
+ * A step run before an operation's request: checks the input (throwing a
+ * `NodeOperationError` that names the field and the item) or adjusts the
+ * request routing built.
+ */
+export type Prepare = (
+	this: IExecuteSingleFunctions,
+	request: RequestOptions,
+	itemIndex: number,
+) => void | Promise<void>;
+
+export interface RouteSpec {
+	method: IHttpRequestMethods;
+	/** The path below the base URL; an expression (`=/feeds/{{$parameter.feedId}}`) where it holds IDs. */
+	url: string;
+	/**
+	 * `paged`: a page-numbered list (`returnAll`/`limit` parameters, `page`/`per_page`).
+	 * `whole`: a list the service answers at once; `returnAll`/`limit` apply to it.
+	 */
+	list?: 'paged' | 'whole';
+	/** A delete: the answer is `{ deleted: true, id }`, the ID read from this parameter. */
+	deletes?: string;
+	/** Checks and request changes, in order, before any request. */
+	prepare?: Prepare[];
+	/** Fields never to output (a secret the user did not ask for). */
+	omit?: string[];
+}
+
+/** The whole response of one attempt, kept by `keepFullResponse`. */
+interface Answer {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/**
+ * postReceive of every operation: keeps the status, headers and body so that
+ * the send function can tell a 429 or an error envelope from a success.
+ */
+export async function keepFullResponse(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const answer: Answer = {
+		statusCode: response.statusCode,
+		headers: response.headers ?? {},
+		body: response.body,
+	};
+	return [{ json: answer as unknown as IDataObject }];
+}
+
+/** The routing of one operation: its request, and the function that sends it by the package's rules. */
+export function route(spec: RouteSpec): INodePropertyRouting {
+	return {
+		request: { method: spec.method, url: spec.url },
+		send: { paginate: true },
+		operations: { pagination: sender(spec) },
+		output: { postReceive: [keepFullResponse] },
+	};
+}
+
+const REQUEST_TIMEOUT_MS = 60_000;
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A fresh copy of the request for one attempt, with extra query parameters. */
+function attemptRequest(base: RequestData, qs: IDataObject): RequestData {
+	const options: RequestOptions = {
+		...base.options,
+		qs: { ...(base.options.qs ?? {}), ...qs },
+		headers: { Accept: 'application/json', ...(base.options.headers ?? {}) },
+		json: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (isPlainObject(base.options.body)) options.body = { ...base.options.body };
+	if (Object.keys(options.qs ?? {}).length === 0) delete options.qs;
+	return { ...base, options };
+}
+
+/** Removes what routing adds that the service should not get: empty bodies and query values, blanks around path segments. */
+function tidy(request: RequestOptions): void {
+	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
+	for (const [key, value] of Object.entries(request.qs ?? {})) {
+		if (value === undefined || value === null || value === '') delete request.qs![key];
+	}
+	if (typeof request.url === 'string') {
+		request.url = request.url
+			.split('/')
+			.map((segment) => segment.trim())
+			.join('/');
+	}
+	const timeout = Number(request.timeout);
+	request.timeout = Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, REQUEST_TIMEOUT_MS) : REQUEST_TIMEOUT_MS;
+}
+
+/**
+ * One request with the package's retry and error rules. Resolves with a
+ * success (2xx with a JSON or empty body); throws the NodeApiError the rules
+ * give once retries are spent or not allowed.
+ */
+async function sendWithRules(
+	this: IExecutePaginationFunctions,
+	base: RequestData,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<Answer> {
+	const method = String(base.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+	const policy: RetryPolicy = DEFAULT_RETRY_POLICY;
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		let answer: Answer | undefined;
+		let failure: unknown;
+		try {
+			const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
+			answer = item?.json as unknown as Answer;
+		} catch (error) {
+			failure = error;
+		}
+
+		let outcome: AttemptOutcome;
+		if (answer) {
+			if (answer.statusCode < 300) {
+				if (!isMalformed(answer)) return answer;
+				outcome = { kind: 'malformed' };
+			} else {
+				outcome = {
+					kind: 'status',
+					statusCode: answer.statusCode,
+					retryAfter: headerValue(answer.headers, 'retry-after'),
+				};
+			}
+		} else {
+			const code = networkCode(failure);
+			// Only a failed connection is worth another attempt; anything else is not the network's doing.
+			if (!code || code === 'ERR_CANCELED') throw failure;
+			outcome = { kind: 'network', code };
+		}
+
+		const decision = decideRetry(method, outcome, attempt, waitedMs, policy);
+		if (decision.retry) {
+			await retryTiming.sleep(decision.delayMs);
+			waitedMs += decision.delayMs;
+			continue;
+		}
+
+		const node = this.getNode();
+		if (outcome.kind === 'network') throw networkError(node, { code: outcome.code }, attempt, itemIndex);
+		if (outcome.kind === 'malformed') {
+			const times = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+			throw apiErrorFromResponse(
+				node,
+				{
+					statusCode: answer!.statusCode,
+					body: {
+						error: {
+							code: 'malformed_response',
+							message: `The service answered with a body that is not JSON (after ${times})`,
+						},
+					},
+				},
+				itemIndex,
+			);
+		}
+		const error = apiErrorFromResponse(node, answer!, itemIndex);
+		if (outcome.statusCode === 429 && decision.reason !== 'final') {
+			error.message = `The service kept answering 429 (rate limit exceeded) after ${attempt} attempt${attempt === 1 ? '' : 's'} and ${Math.round(waitedMs / 1000)} s of waiting`;
+		}
+		throw error;
+	}
+}
+
+/** `{ data }` as output items: one per element of a list, one for an object; an empty answer as a success. */
+export function unwrap(body: unknown): IDataObject[] {
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) {
+		return [{ success: true }];
+	}
+	const content = isPlainObject(body) && 'data' in body ? body.data : body;
+	if (Array.isArray(content)) return content.map((element) => (isPlainObject(element) ? element : { value: element }));
+	if (content === null || content === undefined) return [];
+	return [isPlainObject(content) ? content : { value: content as IDataObject[string] }];
+}
+
+function numberIfNumeric(value: string): string | number {
+	return /^\d+$/.test(value) && value.length < 16 ? Number(value) : value;
+}
+
+/** The plain value of a parameter, whether a resource locator or not. */
+export function parameterText(this: IExecuteSingleFunctions, name: string): string {
+	const value = this.getNodeParameter(name, '', { extractValue: true }) as unknown;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'object' && 'value' in (value as IDataObject)) {
+		return String((value as IDataObject).value ?? '').trim();
+	}
+	return String(value).trim();
+}
+
+function itemKey(item: IDataObject): string | undefined {
+	if (typeof item.id !== 'number' && typeof item.id !== 'string') return undefined;
+	// Posts found across feeds carry their feed: an ID is unique within it.
+	return item.feed_id === undefined ? String(item.id) : `${String(item.feed_id)}:${String(item.id)}`;
+}
+
+async function pagedList(this: IExecutePaginationFunctions, requestData: RequestData, itemIndex: number) {
+	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
+	const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', 50));
+	return await collectPages<IDataObject>({
+		returnAll,
+		limit,
+		key: itemKey,
+		fetchPage: async (page, perPage) => {
+			const answer = await sendWithRules.call(this, requestData, { page, per_page: perPage }, itemIndex);
+			const body = isPlainObject(answer.body) ? answer.body : {};
+			const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+			return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
+		},
+	});
+}
+
+function toNodeError(this: IExecuteSingleFunctions, error: unknown, itemIndex: number) {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * The item "continue on fail" outputs for a failed input item: `error` holds the
+ * message and `details` the rest (the service's code, the HTTP status, the
+ * description with its upgrade or connection link). No `error` property on the
+ * item itself: n8n would cut the JSON down to the message.
+ */
+function errorItem(this: IExecuteSingleFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+	const nodeError = toNodeError.call(this, error, itemIndex);
+	const details: IDataObject = {};
+	const code = apiErrorCode(nodeError);
+	if (code) details.code = code;
+	if (nodeError instanceof NodeApiError && nodeError.httpCode && nodeError.httpCode !== 'none') {
+		details.httpCode = nodeError.httpCode;
+	}
+	if (nodeError.description) details.description = nodeError.description;
+	const link = nodeError.context.actionUrl;
+	if (typeof link === 'string') details.link = link;
+	const json: IDataObject = { error: nodeError.message };
+	if (Object.keys(details).length > 0) json.details = details;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+function sender(spec: RouteSpec) {
+	return async function send(
+		this: IExecutePaginationFunctions,
+		requestData: RequestData,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		try {
+			for (const step of spec.prepare ?? []) await step.call(this, requestData.options, itemIndex);
+			tidy(requestData.options);
+
+			let results: IDataObject[];
+			if (spec.list === 'paged') {
+				results = await pagedList.call(this, requestData, itemIndex);
+			} else {
+				const answer = await sendWithRules.call(this, requestData, {}, itemIndex);
+				if (spec.deletes) {
+					results = [{ deleted: true, id: numberIfNumeric(parameterText.call(this, spec.deletes)) }];
+				} else {
+					results = unwrap(answer.body);
+				}
+				if (spec.list === 'whole' && !(this.getNodeParameter('returnAll', false) as boolean)) {
+					results = results.slice(0, Math.max(1, Math.floor(Number(this.getNodeParameter('limit', 50)))));
+				}
+			}
+
+			return results.map((result) => {
+				const json = { ...result };
+				for (const field of spec.omit ?? []) delete json[field];
+				return { json, pairedItem: { item: itemIndex } };
+			});
+		} catch (error) {
+			if (this.continueOnFail()) return [errorItem.call(this, error, itemIndex)];
+			throw toNodeError.call(this, error, itemIndex);
+		}
+	};
+}
