@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+
+import type { Browser, Page } from 'playwright-core';
+
+import type { N8n } from './n8n';
+import { REPO_ROOT } from './runtime';
+
+/** Screenshots and other artefacts of the e2e run (git-ignored). */
+export const OUTPUT_DIR = path.join(REPO_ROOT, 'test-output', 'e2e');
+
+export const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--disable-dev-shm-usage',
+];
+
+export interface EditorSession {
+	browser: Browser;
+	page: Page;
+	/** saves a full-page PNG under test-output/e2e/ and returns its path */
+	screenshot(name: string): Promise<string>;
+	close(): Promise<void>;
+}
+
+/** True when playwright-core can be loaded (it is what drives Chromium). */
+export function playwrightAvailable(): boolean {
+	try {
+		require.resolve('playwright-core');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Opens the editor of a running n8n in headless Chromium (Debian's, from the runtime) and
+ * signs in as the instance owner through the sign-in page. The page ends on the workflows list.
+ */
+export async function openEditor(n8n: N8n, { viewport = { width: 1440, height: 900 } } = {}): Promise<EditorSession> {
+	const { chromium } = await import('playwright-core');
+	const browser = await chromium.launch({
+		executablePath: n8n.runtime.chromiumBin,
+		headless: true,
+		args: CHROMIUM_ARGS,
+	});
+	try {
+		const context = await browser.newContext({ viewport });
+		const page = await context.newPage();
+		page.setDefaultTimeout(30_000);
+		const owner = n8n.ownerCredentials;
+		await page.goto(`${n8n.baseUrl}/signin`);
+		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(owner.email);
+		await page.getByTestId('password').locator('input').fill(owner.password);
+		await page.getByTestId('form-submit-button').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+		return {
+			browser,
+			page,
+			async screenshot(name: string) {
+				mkdirSync(OUTPUT_DIR, { recursive: true });
+				const file = path.join(OUTPUT_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
+				await page.screenshot({ path: file, fullPage: true });
+				return file;
+			},
+			close: async () => await browser.close(),
+		};
+	} catch (error) {
+		await browser.close();
+		throw error;
+	}
+}

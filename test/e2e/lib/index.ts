@@ -1,0 +1,28 @@
+/**
+ * End-to-end library: a real n8n (provisioned by scripts/provision-n8n.sh) with the packed
+ * package installed as a community package, the fake service as backend, and the editor in
+ * headless Chromium. See test/e2e/README.md.
+ */
+export { startBackend, startStandIn, fakeServiceAvailable, type Backend, type FakeServiceLike } from './backend';
+export { openEditor, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
+export { ExecutionResult, parseRunOutput } from './execution';
+export { N8n, DEFAULT_OWNER, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
+export { packPackage, installCommunityPackage, type PackedPackage } from './pack';
+export { resolveRuntime, requireFromN8n, REPO_ROOT, PACKAGE_NAME, type N8nRuntime } from './runtime';
+export { e2eSuite, recordTiming, type E2eContext, type E2eSuiteOptions } from './suite';
+export { freePort, waitFor, sleep, randomId } from './util';
+export {
+	workflow,
+	node,
+	manualTrigger,
+	loadWorkflow,
+	prepareWorkflow,
+	findNode,
+	webhookPath,
+	NODE_TYPES,
+	CREDENTIAL_TYPE,
+	type WorkflowSpec,
+	type WorkflowNode,
+	type NodeInput,
+	type CredentialRef,
+} from './workflow';

@@ -1,0 +1,520 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { IRun } from 'n8n-workflow';
+
+import { installCommunityPackage, packPackage, type PackedPackage } from './pack';
+import { PACKAGE_NAME, requireFromN8n, resolveRuntime, type N8nRuntime } from './runtime';
+import { ExecutionResult, parseRunOutput } from './execution';
+import { prepareWorkflow, type CredentialRef, type WorkflowSpec } from './workflow';
+import {
+	freePort,
+	killGroup,
+	LOOPBACK,
+	randomId,
+	Redactor,
+	runCommand,
+	tail,
+	waitFor,
+	type CommandResult,
+} from './util';
+
+export interface N8nOptions {
+	runtime?: N8nRuntime;
+	/** the packed package to install; `false` for a bare n8n. Default: packPackage(). */
+	package?: PackedPackage | false;
+	/** extra environment for every n8n process (wins over the defaults) */
+	env?: Record<string, string>;
+	/** n8n's log level for `n8n start` (the log goes to `<userFolder>/n8n-start.log`); default debug */
+	logLevel?: 'error' | 'warn' | 'info' | 'debug';
+	/** keep the user folder after dispose() (also E2E_KEEP=1) */
+	keep?: boolean;
+	/** prefix of the temp folder name */
+	label?: string;
+}
+
+export interface CredentialInput {
+	name?: string;
+	type?: string;
+	/** plain values: n8n encrypts them on import */
+	data: Record<string, unknown>;
+	id?: string;
+}
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export const DEFAULT_OWNER: Owner = {
+	email: 'owner@e2e.test',
+	password: 'E2e-Owner-Passw0rd',
+	firstName: 'E2E',
+	lastName: 'Owner',
+};
+
+export interface StartOptions {
+	timeoutMs?: number;
+	/** create the owner and log in (default true): REST calls and the editor need it */
+	setupOwner?: boolean;
+	/** production webhook paths (`<webhookId>/<path>` or a node's path) to wait for */
+	webhooks?: Array<string | { path: string; method: string }>;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	finished: boolean;
+	startedAt: string;
+	stoppedAt?: string;
+}
+
+/** The environment variables n8n reads that must never leak in from the caller. */
+const OWN_ENV_PREFIXES = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'WEBHOOK_URL', 'GENERIC_TIMEZONE', 'NODE_OPTIONS'];
+
+/**
+ * One real n8n (the provisioned version, on Node 24) with a fresh user folder under the temp
+ * dir and the packed package installed as a community package. CLI commands run against
+ * its database; `start()` runs the server on 127.0.0.1.
+ */
+export class N8n {
+	readonly runtime: N8nRuntime;
+	readonly userFolder: string;
+	readonly redactor = new Redactor();
+	/** the credential workflows get by default (the first one imported) */
+	defaultCredential?: CredentialRef;
+	port?: number;
+	private readonly encryptionKey = randomBytes(24).toString('hex');
+	private readonly browserId = randomId(24);
+	private readonly extraEnv: Record<string, string>;
+	private readonly logLevel: string;
+	private readonly keep: boolean;
+	private server?: ChildProcess;
+	private serverExit?: Promise<void>;
+	private serverLog = '';
+	private serverLogFile?: WriteStream;
+	private cookie?: string;
+	private owner?: Owner;
+	private readonly credentialIds = new Set<string>();
+
+	private constructor(runtime: N8nRuntime, userFolder: string, options: N8nOptions) {
+		this.runtime = runtime;
+		this.userFolder = userFolder;
+		this.extraEnv = options.env ?? {};
+		this.logLevel = options.logLevel ?? 'debug';
+		this.keep = options.keep ?? process.env.E2E_KEEP === '1';
+		this.redactor.add(this.encryptionKey);
+	}
+
+	static async create(options: N8nOptions = {}): Promise<N8n> {
+		const runtime = options.runtime ?? resolveRuntime();
+		const userFolder = mkdtempSync(path.join(os.tmpdir(), `${options.label ?? 'n8n-e2e'}-`));
+		mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
+		const n8n = new N8n(runtime, userFolder, options);
+		if (options.package !== false) {
+			await installCommunityPackage(userFolder, options.package ?? (await packPackage()));
+		}
+		return n8n;
+	}
+
+	get baseUrl(): string {
+		if (this.port === undefined) throw new Error('n8n is not started');
+		return `http://${LOOPBACK}:${this.port}`;
+	}
+
+	get running(): boolean {
+		return this.server !== undefined && this.server.exitCode === null && this.server.signalCode === null;
+	}
+
+	/** The environment of every n8n process; `port`/`brokerPort` for this one process. */
+	env(brokerPort: number, port = this.port ?? 5678): NodeJS.ProcessEnv {
+		const inherited = Object.fromEntries(
+			Object.entries(process.env).filter(([key]) => !OWN_ENV_PREFIXES.some((prefix) => key.startsWith(prefix))),
+		);
+		return {
+			...inherited,
+			PATH: `${path.join(this.runtime.nodeHome, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: this.encryptionKey,
+			DB_TYPE: 'sqlite',
+			N8N_LISTEN_ADDRESS: LOOPBACK,
+			N8N_HOST: LOOPBACK,
+			N8N_PROTOCOL: 'http',
+			N8N_PORT: String(port),
+			WEBHOOK_URL: `http://${LOOPBACK}:${port}/`,
+			N8N_EDITOR_BASE_URL: `http://${LOOPBACK}:${port}/`,
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: LOOPBACK,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_REINSTALL_MISSING_PACKAGES: 'false',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+			GENERIC_TIMEZONE: 'UTC',
+			...this.extraEnv,
+		};
+	}
+
+	/** Runs `n8n <args>` to completion against this user folder (its own broker port). */
+	async cli(args: string[], { timeoutMs = 120_000, logLevel = 'info' } = {}): Promise<CommandResult> {
+		const env = { ...this.env(await freePort()), N8N_LOG_LEVEL: logLevel };
+		return await runCommand(this.runtime.n8nBin, args, { env, cwd: this.userFolder, timeoutMs });
+	}
+
+	private async cliOk(args: string[], expect: RegExp, timeoutMs?: number): Promise<CommandResult> {
+		const result = await this.cli(args, { timeoutMs });
+		const output = result.stdout + result.stderr;
+		if (result.code !== 0 || !expect.test(output)) {
+			throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${this.redact(tail(output))}`);
+		}
+		return result;
+	}
+
+	/** Imports one credential (plain data is encrypted by n8n). The first becomes the default. */
+	async importCredential(input: CredentialInput): Promise<CredentialRef> {
+		const credential = {
+			id: input.id ?? randomId(),
+			name: input.name ?? 'Social Aggregator account',
+			type: input.type ?? 'socialAggregatorApi',
+			data: input.data,
+		};
+		for (const value of Object.values(input.data)) if (typeof value === 'string') this.redactor.add(value);
+		const file = this.writeTemp('credential', [credential]);
+		try {
+			await this.cliOk(['import:credentials', `--input=${file}`], /Successfully imported 1 credential/);
+		} finally {
+			rmSync(file, { force: true });
+		}
+		const ref: CredentialRef = { id: credential.id, name: credential.name, type: credential.type };
+		this.credentialIds.add(ref.id);
+		this.defaultCredential ??= ref;
+		return ref;
+	}
+
+	/**
+	 * Imports a workflow (object, or a path to workflow JSON such as examples/*.json) and returns
+	 * its id. Nodes of this package without credentials get the default credential.
+	 */
+	async importWorkflow(workflow: WorkflowSpec | string): Promise<string> {
+		const prepared = prepareWorkflow(workflow, this.defaultCredential, this.credentialIds);
+		const file = this.writeTemp('workflow', [prepared]);
+		try {
+			await this.cliOk(['import:workflow', `--input=${file}`], /Successfully imported 1 workflow/);
+		} finally {
+			rmSync(file, { force: true });
+		}
+		return prepared.id;
+	}
+
+	/** `n8n execute --id --rawOutput` in its own process; the run comes back parsed. */
+	async execute(workflowId: string, { timeoutMs = 180_000 } = {}): Promise<ExecutionResult> {
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs });
+		const run: IRun | undefined = parseRunOutput(result.stdout);
+		if (run === undefined) {
+			throw new Error(
+				`n8n execute --id=${workflowId} printed no run (exit ${result.code}):\n${this.redact(tail(result.stdout + result.stderr))}`,
+			);
+		}
+		return new ExecutionResult(run, result.ms, this.redact(result.stdout + result.stderr));
+	}
+
+	/** Imports and executes a workflow; the usual one-liner of a workflow test. */
+	async run(workflow: WorkflowSpec | string, options?: { timeoutMs?: number }): Promise<ExecutionResult> {
+		return await this.execute(await this.importWorkflow(workflow), options);
+	}
+
+	/**
+	 * Publishes (activates) a workflow: with `n8n publish:workflow` while the server is stopped
+	 * (it takes effect at start), through the REST API while it runs.
+	 */
+	async publish(workflowId: string): Promise<void> {
+		if (!this.running) {
+			await this.cliOk(['publish:workflow', `--id=${workflowId}`], /Publishing workflow/);
+			return;
+		}
+		const workflow = await this.rest<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
+		await this.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.versionId });
+	}
+
+	/**
+	 * Starts `n8n start` on a free port and waits until it is ready (and until the given
+	 * production webhooks answer, e.g. those of workflows published before the start).
+	 * `readyMs`: from spawn until the editor is up; `webhooksMs`: from spawn until the webhooks answer.
+	 */
+	async start({
+		timeoutMs = 120_000,
+		setupOwner = true,
+		webhooks = [],
+	}: StartOptions = {}): Promise<{ readyMs: number; webhooksMs?: number }> {
+		if (this.running) throw new Error('n8n is already running');
+		this.port = await freePort();
+		const env = { ...this.env(await freePort(), this.port), N8N_LOG_LEVEL: this.logLevel };
+		const started = Date.now();
+		this.serverLogFile = createWriteStream(path.join(this.userFolder, 'n8n-start.log'), { flags: 'a' });
+		const child = spawn(this.runtime.n8nBin, ['start'], {
+			env,
+			cwd: this.userFolder,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+		this.server = child;
+		const onData = (chunk: Buffer) => {
+			const text = chunk.toString('utf8');
+			this.serverLog += text;
+			this.serverLogFile?.write(text);
+		};
+		child.stdout?.on('data', onData);
+		child.stderr?.on('data', onData);
+		this.serverExit = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+		try {
+			await waitFor(
+				'n8n to answer /healthz/readiness',
+				async () => {
+					if (!this.running) throw new Error(`n8n exited (${child.exitCode ?? child.signalCode})`);
+					const response = await fetch(`${this.baseUrl}/healthz/readiness`);
+					return response.status === 200;
+				},
+				{ timeoutMs, intervalMs: 100 },
+			);
+			await waitFor('n8n to log that the editor is accessible', () => /Editor is now accessible/.test(this.serverLog), {
+				timeoutMs: 30_000,
+				intervalMs: 50,
+			});
+		} catch (error) {
+			const log = this.redact(tail(this.serverLog, 6000));
+			await this.stop();
+			throw new Error(`${(error as Error).message}\n--- n8n log ---\n${log}`);
+		}
+		const readyMs = Date.now() - started;
+		let webhooksMs: number | undefined;
+		if (webhooks.length > 0) {
+			for (const webhook of webhooks) {
+				const { path: webhookPath, method } = typeof webhook === 'string' ? { path: webhook, method: 'POST' } : webhook;
+				await this.waitForWebhook(webhookPath, { method });
+			}
+			webhooksMs = Date.now() - started;
+		}
+		if (setupOwner) await this.setupOwner();
+		return { readyMs, webhooksMs };
+	}
+
+	/** Stops the server (SIGTERM to its process group, SIGKILL after `graceMs`). */
+	async stop({ graceMs = 20_000 } = {}): Promise<void> {
+		const child = this.server;
+		if (!child) return;
+		if (this.running) {
+			killGroup(child.pid, 'SIGTERM');
+			const exited = await Promise.race([
+				this.serverExit?.then(() => true),
+				new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
+			]);
+			if (!exited) {
+				killGroup(child.pid, 'SIGKILL');
+				await this.serverExit;
+			}
+		}
+		// the task runner and anything else n8n spawned share its process group
+		killGroup(child.pid, 'SIGKILL');
+		this.server = undefined;
+		this.cookie = undefined;
+		await new Promise<void>((resolve) => (this.serverLogFile ? this.serverLogFile.end(resolve) : resolve()));
+		this.serverLogFile = undefined;
+	}
+
+	/** Stops everything and removes the user folder (kept with `keep` or E2E_KEEP=1). */
+	async dispose(): Promise<void> {
+		await this.stop();
+		if (this.keep) {
+			process.stderr.write(`[e2e] kept n8n user folder ${this.userFolder}\n`);
+			return;
+		}
+		rmSync(this.userFolder, { recursive: true, force: true, maxRetries: 3 });
+	}
+
+	/** Everything `n8n start` printed so far (secrets redacted). */
+	logs(): string {
+		return this.redact(stripAnsi(this.serverLog));
+	}
+
+	/**
+	 * What `n8n start` logged about loading this package (debug level): the counts it
+	 * reports, or the error that kept it from loading.
+	 */
+	packageLoad(): { loaded: boolean; nodes?: number; credentials?: number; error?: string } {
+		const log = stripAnsi(this.serverLog);
+		const name = PACKAGE_NAME.replace(/-/g, '\\-');
+		const ok = new RegExp(`Loaded all credentials and nodes from ${name}\\s*(\\{.*\\})?`).exec(log);
+		if (ok) {
+			const counts = ok[1] ? (JSON.parse(ok[1]) as { nodes?: number; credentials?: number }) : {};
+			return { loaded: true, nodes: counts.nodes, credentials: counts.credentials };
+		}
+		const failed = new RegExp(`Failed to load package "${name}".*`).exec(log);
+		return { loaded: false, error: failed ? failed[0] : 'no load message in the log (is the log level debug?)' };
+	}
+
+	/** The type names n8n serves to the editor for this package's nodes (`<package>.<node>`). */
+	async packageNodeTypes(): Promise<string[]> {
+		const types = await this.types('nodes');
+		return [...new Set(types.map((type) => type.name).filter((name) => name.startsWith(`${PACKAGE_NAME}.`)))].sort();
+	}
+
+	webhookUrl(webhookPath: string, { test = false } = {}): string {
+		return `${this.baseUrl}/${test ? 'webhook-test' : 'webhook'}/${webhookPath.replace(/^\/+/, '')}`;
+	}
+
+	/**
+	 * Waits until a production webhook is registered, without triggering it: a CORS preflight
+	 * (OPTIONS with an Origin) answers 404 until the path is registered, 204 after.
+	 */
+	async waitForWebhook(webhookPath: string, { method = 'POST', timeoutMs = 30_000 } = {}): Promise<number> {
+		const started = Date.now();
+		await waitFor(
+			`webhook ${method} ${webhookPath}`,
+			async () => {
+				const response = await fetch(this.webhookUrl(webhookPath), {
+					method: 'OPTIONS',
+					headers: { Origin: this.baseUrl, 'Access-Control-Request-Method': method },
+				});
+				return response.status >= 200 && response.status < 300;
+			},
+			{ timeoutMs, intervalMs: 50 },
+		);
+		return Date.now() - started;
+	}
+
+	/** Creates the instance owner (first start) and logs in; REST calls then carry the cookie. */
+	async setupOwner(owner: Owner = DEFAULT_OWNER): Promise<Owner> {
+		this.redactor.add(owner.password);
+		const settings = await this.rest<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings', undefined, {
+			auth: false,
+		});
+		if (settings.userManagement.showSetupOnFirstLoad !== false) {
+			await this.rest('POST', '/rest/owner/setup', owner, { auth: false });
+		} else {
+			await this.rest('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password }, { auth: false });
+		}
+		this.owner = owner;
+		return owner;
+	}
+
+	get ownerCredentials(): Owner {
+		if (!this.owner) throw new Error('no owner set up: call start() or setupOwner() first');
+		return this.owner;
+	}
+
+	/** Calls n8n's REST API as the owner; answers the `data` of n8n's envelope. */
+	async rest<T = unknown>(
+		method: string,
+		urlPath: string,
+		body?: unknown,
+		{ auth = true }: { auth?: boolean } = {},
+	): Promise<T> {
+		const headers: Record<string, string> = { 'browser-id': this.browserId, accept: 'application/json' };
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		if (auth) {
+			if (!this.cookie) throw new Error(`REST ${method} ${urlPath}: not logged in`);
+			headers.cookie = this.cookie;
+		}
+		const response = await fetch(`${this.baseUrl}${urlPath}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const authCookie = response.headers
+			.getSetCookie()
+			.map((cookie) => cookie.split(';')[0])
+			.find((cookie) => cookie.startsWith('n8n-auth='));
+		if (authCookie) this.cookie = authCookie;
+		const text = await response.text();
+		if (!response.ok) throw new Error(`REST ${method} ${urlPath} answered ${response.status}: ${this.redact(tail(text, 2000))}`);
+		if (text === '') return undefined as T;
+		const parsed = JSON.parse(text) as { data?: T };
+		return (parsed !== null && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+	}
+
+	/** Tests a stored credential the way the editor's "Retry"/"Save" does. */
+	async testCredential(credential: CredentialRef): Promise<{ status: string; message: string }> {
+		// the editor sends the redacted data it got; n8n puts the stored secrets back before testing
+		const stored = await this.rest<{ data: Record<string, unknown> }>(
+			'GET',
+			`/rest/credentials/${credential.id}?includeData=true`,
+		);
+		return await this.rest('POST', '/rest/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: credential.type, data: stored.data },
+		});
+	}
+
+	/** n8n's catalogue of node or credential types, as the editor loads it (needs the server). */
+	async types<T = Array<{ name: string }>>(kind: 'nodes' | 'credentials'): Promise<T> {
+		const response = await fetch(`${this.baseUrl}/types/${kind}.json`, {
+			headers: this.cookie ? { cookie: this.cookie, 'browser-id': this.browserId } : {},
+		});
+		if (!response.ok) throw new Error(`/types/${kind}.json answered ${response.status}`);
+		return (await response.json()) as T;
+	}
+
+	/** Executions of a workflow, newest first (needs the server). */
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+		return page.results;
+	}
+
+	/** Waits until a workflow has at least `count` finished executions; returns them all. */
+	async waitForExecutions(workflowId: string, count: number, { timeoutMs = 30_000 } = {}): Promise<ExecutionSummary[]> {
+		return await waitFor(
+			`${count} execution(s) of workflow ${workflowId}`,
+			async () => {
+				const executions = (await this.executions(workflowId)).filter(
+					(execution) => !['new', 'running', 'waiting'].includes(execution.status),
+				);
+				return executions.length >= count ? executions : undefined;
+			},
+			{ timeoutMs, intervalMs: 200 },
+		);
+	}
+
+	/** One stored execution with its run data (needs the server). */
+	async execution(executionId: string): Promise<ExecutionResult> {
+		const raw = await this.rest<{ data: string; startedAt: string; stoppedAt?: string; status: string; mode: string }>(
+			'GET',
+			`/rest/executions/${executionId}`,
+		);
+		const { parse } = requireFromN8n<{ parse: (text: string) => unknown }>(this.runtime, 'flatted');
+		const run = {
+			data: parse(raw.data),
+			startedAt: raw.startedAt,
+			stoppedAt: raw.stoppedAt,
+			status: raw.status,
+			mode: raw.mode,
+		} as unknown as IRun;
+		return new ExecutionResult(run, 0, '');
+	}
+
+	redact(text: string): string {
+		return this.redactor.redact(text);
+	}
+
+	private writeTemp(kind: string, content: unknown): string {
+		const file = path.join(this.userFolder, `.import-${kind}-${randomId(8)}.json`);
+		writeFileSync(file, JSON.stringify(content, null, 2), { mode: 0o600 });
+		return file;
+	}
+}
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');

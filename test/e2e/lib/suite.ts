@@ -1,0 +1,72 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { after, before } from 'node:test';
+
+import { startBackend, type Backend } from './backend';
+import { OUTPUT_DIR } from './browser';
+import { N8n, type N8nOptions, type StartOptions } from './n8n';
+import type { CredentialRef } from './workflow';
+
+export interface E2eContext {
+	n8n: N8n;
+	backend: Backend;
+	/** the imported `socialAggregatorApi` credential pointing at the backend (the default) */
+	credential: CredentialRef;
+}
+
+export interface E2eSuiteOptions extends N8nOptions {
+	/** start the server (for triggers, the REST API and the editor); default false */
+	start?: boolean;
+	/** options for the fake service's start() */
+	backend?: Record<string, unknown>;
+	/**
+	 * Called after the credential import, before the server starts: import and publish
+	 * trigger workflows here. What it returns is passed to start() (e.g. webhooks to wait for).
+	 */
+	beforeStart?: (ctx: E2eContext) => Promise<StartOptions | void>;
+}
+
+/**
+ * Registers node:test hooks that give the tests of one file a fresh n8n with the packed
+ * package, a backend (the fake service) and a credential for it; everything is stopped and
+ * removed afterwards. The returned object is filled in by the time the tests run.
+ */
+export function e2eSuite(options: E2eSuiteOptions = {}): E2eContext {
+	const ctx = {} as E2eContext;
+	before(
+		async () => {
+			ctx.backend = await startBackend(options.backend);
+			ctx.n8n = await N8n.create(options);
+			ctx.n8n.redactor.add(ctx.backend.apiKey);
+			ctx.credential = await ctx.n8n.importCredential({
+				name: 'Social Aggregator (e2e)',
+				data: { apiKey: ctx.backend.apiKey, baseUrl: ctx.backend.url },
+			});
+			const startOptions = (options.beforeStart ? await options.beforeStart(ctx) : undefined) ?? {};
+			if (options.start) {
+				const { readyMs, webhooksMs } = await ctx.n8n.start(startOptions);
+				recordTiming('n8n start until editor ready', readyMs);
+				if (webhooksMs !== undefined) recordTiming('n8n start until webhooks answer', webhooksMs);
+			}
+		},
+		{ timeout: 300_000 },
+	);
+	after(
+		async () => {
+			await ctx.n8n?.dispose();
+			await ctx.backend?.close();
+		},
+		{ timeout: 60_000 },
+	);
+	return ctx;
+}
+
+/** Prints a timing and appends it to test-output/e2e/timings.jsonl. */
+export function recordTiming(name: string, ms: number): void {
+	process.stderr.write(`[e2e] timing ${name}: ${Math.round(ms)} ms\n`);
+	try {
+		mkdirSync(OUTPUT_DIR, { recursive: true });
+		appendFileSync(`${OUTPUT_DIR}/timings.jsonl`, `${JSON.stringify({ name, ms: Math.round(ms), at: new Date().toISOString() })}\n`);
+	} catch {
+		// timings are a convenience
+	}
+}
