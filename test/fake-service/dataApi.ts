@@ -1,0 +1,400 @@
+/** The Data API: GET /data/posts (per-platform pages with signed cursors) and GET /data/profiles. */
+import { timingSafeEqual } from 'crypto';
+import { DATA_PLATFORM_BY_NAME, DATA_PLATFORMS, DATA_TERM_TYPES, type DataPlatform, type TermType } from './catalog';
+import { generatePost, makePoster, stripPrefix } from './content';
+import { requireConfirmedForData } from './keys';
+import type { Ctx } from './router';
+import type { Service } from './service';
+import type { DataStreamConfig, State } from './state';
+import { ApiError, first, hash32, hmacHex, invalid, iso, MINUTE, rng } from './util';
+
+export interface PlatformStatus {
+	platform: string;
+	success: boolean;
+	count?: number;
+	next_cursor?: string | null;
+	has_more?: boolean;
+	error_code?: string;
+	message?: string;
+}
+
+const ADDED_SEQ_BASE = 1_000_000;
+
+/** Term type when term_type is omitted: '#' → hashtag; '@' or no prefix → username. */
+export function detectTermType(term: string): TermType {
+	return term.startsWith('#') ? 'hashtag' : 'username';
+}
+
+export function streamKey(platform: string, termType: string, term: string): string {
+	return `${platform}|${termType}|${stripPrefix(term).toLowerCase()}`;
+}
+
+function configFor(state: State, platform: DataPlatform, termType: string, term: string): { pageSize: number; total: number } {
+	const bare = stripPrefix(term).toLowerCase();
+	const cfg: DataStreamConfig = {
+		...(state.dataConfig.get(platform.name) ?? {}),
+		...(state.dataConfig.get(`${platform.name}|*|${bare}`) ?? {}),
+		...(state.dataConfig.get(`${platform.name}|${termType}|${bare}`) ?? {}),
+	};
+	const pageSize = cfg.pageSize ?? platform.pageSize;
+	return { pageSize, total: cfg.totalPosts ?? pageSize * 2 + 7 };
+}
+
+/** Why a term is refused for a platform and term type (invalid_term), or null. */
+export function termProblem(termType: string, term: string): string | null {
+	const bare = stripPrefix(term.trim());
+	if (!bare) return 'the term is empty';
+	if (bare.length > 100) return 'the term is longer than 100 characters';
+	switch (termType) {
+		case 'reviews':
+			return /^ChIJ[A-Za-z0-9_-]{8,}$/.test(bare) ? null : 'reviews need a Google place id from GET /data/profiles (it starts with ChIJ)';
+		case 'hashtag':
+			return /^[\p{L}\p{N}_]+$/u.test(bare) ? null : 'a hashtag has letters, digits and underscores only';
+		case 'username':
+		case 'channel':
+			return /^[\p{L}\p{N}_.-]+$/u.test(bare) ? null : 'a username or channel has no spaces or special characters';
+		default:
+			return null;
+	}
+}
+
+// --- cursors -------------------------------------------------------------
+
+interface CursorPayload {
+	v: 1;
+	p: string;
+	t: string;
+	q: string;
+	b: number;
+}
+
+function cursorSecret(svc: Service): string {
+	return `cursor-secret:${svc.seed}`;
+}
+
+export function encodeCursor(svc: Service, payload: Omit<CursorPayload, 'v'>): string {
+	const body = Buffer.from(JSON.stringify({ v: 1, ...payload })).toString('base64url');
+	const mac = Buffer.from(hmacHex(cursorSecret(svc), body), 'hex').subarray(0, 16).toString('base64url');
+	return `${body}.${mac}`;
+}
+
+export type DecodedCursor = { ok: true; payload: CursorPayload } | { ok: false; platform: string | null; reason: string };
+
+export function decodeCursor(svc: Service, cursor: string): DecodedCursor {
+	const parts = cursor.split('.');
+	let payload: Partial<CursorPayload> | null = null;
+	try {
+		payload = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as Partial<CursorPayload>;
+	} catch {
+		payload = null;
+	}
+	const platform = payload && typeof payload.p === 'string' ? payload.p : null;
+	if (parts.length !== 2 || !payload) return { ok: false, platform, reason: 'the cursor is malformed' };
+	const expected = Buffer.from(hmacHex(cursorSecret(svc), parts[0]), 'hex').subarray(0, 16);
+	const given = Buffer.from(parts[1], 'base64url');
+	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, platform, reason: 'the cursor signature does not match' };
+	if (payload.v !== 1 || typeof payload.p !== 'string' || typeof payload.t !== 'string' || typeof payload.q !== 'string' || typeof payload.b !== 'number') {
+		return { ok: false, platform, reason: 'the cursor is malformed' };
+	}
+	return { ok: true, payload: payload as CursorPayload };
+}
+
+// --- posts -----------------------------------------------------------------
+
+interface StreamItem {
+	seq: number;
+	createdAt: number;
+}
+
+function streamItems(svc: Service, platform: DataPlatform, termType: string, term: string): { items: StreamItem[]; pageSize: number } {
+	const state = svc.state;
+	const { pageSize, total } = configFor(state, platform, termType, term);
+	const key = streamKey(platform.name, termType, term);
+	const h = hash32(`${svc.seed}|${key}`);
+	const interval = (15 + (h % 75)) * MINUTE;
+	const anchor = svc.clock.startMs - (5 + (h % 30)) * MINUTE;
+	const added = (state.dataAdded.get(key) ?? []).slice().sort((a, b) => b.seq - a.seq);
+	const items: StreamItem[] = [...added];
+	for (let seq = total; seq >= 1; seq--) items.push({ seq, createdAt: anchor - (total - seq) * interval });
+	return { items, pageSize };
+}
+
+export function dataPostJson(svc: Service, platform: DataPlatform, termType: string, term: string, item: StreamItem): Record<string, unknown> {
+	const g = generatePost(platform.name, termType, term, item.seq, item.createdAt, svc.seed);
+	const post: Record<string, unknown> = {
+		platform: platform.name,
+		platform_id: g.platformId,
+		url: g.url,
+		post_created_at: iso(item.createdAt),
+		message: platform.name === 'Google' && item.seq % 6 === 0 ? null : g.message,
+	};
+	for (const field of platform.engagement) post[field] = g.counts[field];
+	post.tagged_users = g.taggedUsers;
+	post.poster = g.poster;
+	post.media = g.media;
+	post.referenced_post = g.referencedPost;
+	post.reshared_by = g.resharedBy;
+	return post;
+}
+
+function takeFailure(state: State, platform: string, term: string): { errorCode: string; message: string } | null {
+	const bare = stripPrefix(term).toLowerCase();
+	for (const f of state.dataFailures) {
+		if (f.remaining <= 0 || f.platform !== platform) continue;
+		if (f.term !== undefined && stripPrefix(f.term).toLowerCase() !== bare) continue;
+		f.remaining--;
+		return { errorCode: f.errorCode, message: f.message };
+	}
+	return null;
+}
+
+function spend(ctx: Ctx, platform: DataPlatform): void {
+	const credits = ctx.state.credits;
+	credits.total += platform.credits;
+	credits.byPlatform[platform.name] = (credits.byPlatform[platform.name] ?? 0) + platform.credits;
+	ctx.credits = (ctx.credits ?? 0) + platform.credits;
+}
+
+function checkCredits(ctx: Ctx, platforms: DataPlatform[]): void {
+	const balance = ctx.auth?.account.creditBalance;
+	if (balance === null || balance === undefined) return;
+	const needed = platforms.reduce((a, p) => a + p.credits, 0);
+	if (balance < needed) {
+		throw new ApiError(402, 'insufficient_credits', `This request needs ${needed} credits; ${balance} left`, {}, { type: 'buy_credits', checkout_url: `${ctx.svc.origin}/web/upgrade?credits=1` });
+	}
+}
+
+function charge(ctx: Ctx, platforms: DataPlatform[]): void {
+	for (const p of platforms) spend(ctx, p);
+	ctx.state.credits.requests++;
+	const account = ctx.auth?.account;
+	if (account && account.creditBalance !== null) account.creditBalance -= platforms.reduce((a, p) => a + p.credits, 0);
+}
+
+function splitList(value: string | undefined): string[] {
+	return [...new Set((value ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+}
+
+function unknownPlatform(name: string): PlatformStatus {
+	return {
+		platform: name,
+		success: false,
+		error_code: 'unknown_platform',
+		message: `Unknown platform "${name}". Supported: ${DATA_PLATFORMS.map((p) => p.name).join(', ')}`,
+	};
+}
+
+function dataPosts(ctx: Ctx): Record<string, unknown> {
+	const svc = ctx.svc;
+	const term = first(ctx.query, 'term');
+	const platformsRaw = first(ctx.query, 'platforms');
+	const termTypeRaw = first(ctx.query, 'term_type');
+	const details: Record<string, string[]> = {};
+	if (!term || !term.trim()) details.term = ['is required'];
+	const names = splitList(platformsRaw);
+	if (!names.length) details.platforms = ['is required (comma-separated platform names)'];
+	if (termTypeRaw !== undefined && termTypeRaw !== '' && !(DATA_TERM_TYPES as string[]).includes(termTypeRaw)) {
+		details.term_type = [`must be one of ${DATA_TERM_TYPES.join(', ')}`];
+	}
+	if (Object.keys(details).length || !term) throw invalid(details);
+	const termType = termTypeRaw ? (termTypeRaw as TermType) : detectTermType(term.trim());
+	const cleanTerm = term.trim();
+
+	// Rule 5: match cursors to the platforms they encode.
+	const cursorOf = new Map<string, { before: number } | { error: string }>();
+	const stray: PlatformStatus[] = [];
+	const cursors = (first(ctx.query, 'cursor') ?? '').split(',').map((c) => c.trim());
+	cursors.forEach((c, i) => {
+		if (!c) return;
+		const d = decodeCursor(svc, c);
+		if (d.ok) {
+			const p = d.payload;
+			if (!names.includes(p.p)) return; // a cursor for a platform not requested is ignored
+			if (cursorOf.has(p.p)) cursorOf.set(p.p, { error: `more than one cursor for ${p.p}` });
+			else if (p.t !== termType || p.q !== stripPrefix(cleanTerm).toLowerCase()) cursorOf.set(p.p, { error: 'the cursor belongs to another term or term type' });
+			else cursorOf.set(p.p, { before: p.b });
+			return;
+		}
+		let target = d.platform && names.includes(d.platform) ? d.platform : null;
+		if (!target && i < names.length && !cursorOf.has(names[i])) target = names[i];
+		if (target) cursorOf.set(target, { error: d.reason });
+		else stray.push({ platform: d.platform ?? 'unknown', success: false, error_code: 'invalid_cursor', message: d.reason });
+	});
+
+	const entries: PlatformStatus[] = [];
+	const data: Record<string, unknown>[] = [];
+	const pages: Array<{ platform: DataPlatform; posts: Record<string, unknown>[]; entry: PlatformStatus }> = [];
+	for (const name of names) {
+		const platform = DATA_PLATFORM_BY_NAME.get(name);
+		if (!platform) {
+			entries.push(unknownPlatform(name));
+			continue;
+		}
+		if (!platform.termTypes.includes(termType)) {
+			entries.push({
+				platform: name,
+				success: false,
+				error_code: 'invalid_term_type',
+				message: termTypeRaw
+					? `${name} does not support term_type ${termType} (supported: ${platform.termTypes.join(', ')})`
+					: `${name} needs an explicit term_type (one of ${platform.termTypes.join(', ')}); "${cleanTerm}" was read as ${termType}`,
+			});
+			continue;
+		}
+		const problem = termProblem(termType, cleanTerm);
+		if (problem) {
+			entries.push({ platform: name, success: false, error_code: 'invalid_term', message: `${name}: ${problem}` });
+			continue;
+		}
+		const c = cursorOf.get(name);
+		if (c && 'error' in c) {
+			entries.push({ platform: name, success: false, error_code: 'invalid_cursor', message: `${name}: ${c.error}` });
+			continue;
+		}
+		const failure = takeFailure(ctx.state, name, cleanTerm);
+		if (failure) {
+			entries.push({ platform: name, success: false, error_code: failure.errorCode, message: failure.message });
+			continue;
+		}
+		const { items, pageSize } = streamItems(svc, platform, termType, cleanTerm);
+		const before = c && 'before' in c ? c.before : Infinity;
+		const rest = items.filter((it) => it.seq < before);
+		const page = rest.slice(0, pageSize);
+		const more = platform.paginated && rest.length > page.length;
+		const next = more ? encodeCursor(svc, { p: name, t: termType, q: stripPrefix(cleanTerm).toLowerCase(), b: page[page.length - 1].seq }) : null;
+		const entry: PlatformStatus = { platform: name, success: true, count: page.length, next_cursor: next, has_more: next !== null };
+		entries.push(entry);
+		pages.push({ platform, posts: page.map((it) => dataPostJson(svc, platform, termType, cleanTerm, it)), entry });
+	}
+	checkCredits(ctx, pages.map((p) => p.platform));
+	charge(ctx, pages.map((p) => p.platform));
+	for (const p of pages) data.push(...p.posts);
+	return { data, meta: { total_results: data.length, platforms: [...entries, ...stray] } };
+}
+
+function placeId(name: string): string {
+	const h1 = hash32(`place:${name.toLowerCase()}`).toString(36);
+	const h2 = hash32(`place2:${name.toLowerCase()}`).toString(36);
+	return `ChIJ${h1}${h2}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(20, 'Q');
+}
+
+function dataProfiles(ctx: Ctx): Record<string, unknown> {
+	const svc = ctx.svc;
+	const terms = splitList(first(ctx.query, 'term'));
+	const names = splitList(first(ctx.query, 'platforms'));
+	const details: Record<string, string[]> = {};
+	if (!terms.length) details.term = ['is required'];
+	else if (terms.length > 5) details.term = ['takes at most 5 comma-separated handles'];
+	if (!names.length) details.platforms = ['is required (comma-separated platform names)'];
+	if (Object.keys(details).length) throw invalid(details);
+	const entries: PlatformStatus[] = [];
+	const ok: DataPlatform[] = [];
+	const data: Record<string, unknown>[] = [];
+	for (const name of names) {
+		const platform = DATA_PLATFORM_BY_NAME.get(name);
+		if (!platform) {
+			entries.push(unknownPlatform(name));
+			continue;
+		}
+		const failure = takeFailure(ctx.state, name, terms[0]);
+		if (failure) {
+			entries.push({ platform: name, success: false, error_code: failure.errorCode, message: failure.message });
+			continue;
+		}
+		for (const term of terms) {
+			const r = rng(hash32(`${svc.seed}|profile|${name}|${term.toLowerCase()}`));
+			const handle = stripPrefix(term).toLowerCase().replace(/[^a-z0-9_.-]+/g, '');
+			const poster = makePoster(name, handle, r);
+			const profile: Record<string, unknown> = {
+				platform: name,
+				term,
+				platform_id: poster.platform_id,
+				name: name === 'Google' ? term : poster.name,
+				display_name: name === 'Google' ? term : poster.display_name,
+				url: name === 'Google' ? `https://maps.google.com/?cid=${hash32(term)}` : poster.url,
+				image: poster.image,
+			};
+			if (name === 'Google') profile.place_id = placeId(term);
+			data.push(profile);
+		}
+		ok.push(platform);
+		entries.push({ platform: name, success: true, count: terms.length, next_cursor: null, has_more: false });
+	}
+	checkCredits(ctx, ok);
+	charge(ctx, ok);
+	return { data, meta: { total_results: data.length, platforms: entries } };
+}
+
+// --- controls ------------------------------------------------------------
+
+export interface DataConfigureOptions {
+	/** Only this term (prefix ignored); default every term. */
+	term?: string;
+	/** With term: only this term type. */
+	termType?: string;
+	totalPosts?: number;
+	/** Shortcut: totalPosts = pages × page size (the last page full). */
+	pages?: number;
+	pageSize?: number;
+}
+
+export function configureData(state: State, platform: string, options: DataConfigureOptions): void {
+	const info = DATA_PLATFORM_BY_NAME.get(platform);
+	if (!info) throw new Error(`unknown Data API platform ${platform}`);
+	const key = options.term === undefined ? platform : `${platform}|${options.termType ?? '*'}|${stripPrefix(options.term).toLowerCase()}`;
+	const prev = state.dataConfig.get(key) ?? {};
+	const pageSize = options.pageSize ?? prev.pageSize ?? info.pageSize;
+	const cfg: DataStreamConfig = { ...prev };
+	if (options.pageSize !== undefined) cfg.pageSize = options.pageSize;
+	if (options.pages !== undefined) cfg.totalPosts = options.pages * pageSize;
+	if (options.totalPosts !== undefined) cfg.totalPosts = options.totalPosts;
+	state.dataConfig.set(key, cfg);
+}
+
+export interface DataFailOptions {
+	/** e.g. 'fetch_timeout', 'platform_error', or any code. */
+	errorCode: string;
+	/** How many requests fail (default: always). */
+	times?: number;
+	term?: string;
+	message?: string;
+}
+
+export function failData(state: State, platform: string, options: DataFailOptions): void {
+	state.dataFailures.push({
+		platform,
+		term: options.term,
+		errorCode: options.errorCode,
+		message: options.message ?? (options.errorCode === 'fetch_timeout' ? `${platform} did not answer in time` : `${platform} returned an error`),
+		remaining: options.times ?? Infinity,
+	});
+}
+
+/** New posts (newest first on the next first page) for a platform and term. */
+export function addDataPosts(svc: Service, platform: string, term: string, count: number, termType?: string): Record<string, unknown>[] {
+	const info = DATA_PLATFORM_BY_NAME.get(platform);
+	if (!info) throw new Error(`unknown Data API platform ${platform}`);
+	const tt = termType ?? detectTermType(term);
+	const key = streamKey(platform, tt, term);
+	const list = svc.state.dataAdded.get(key) ?? [];
+	svc.state.dataAdded.set(key, list);
+	const out: Record<string, unknown>[] = [];
+	for (let i = 0; i < count; i++) {
+		const last = list[list.length - 1];
+		const item = { seq: last ? last.seq + 1 : ADDED_SEQ_BASE + 1, createdAt: Math.max(svc.clock.now(), (last?.createdAt ?? 0) + 1000) };
+		list.push(item);
+		out.unshift(dataPostJson(svc, info, tt, term, item));
+	}
+	return out;
+}
+
+export function registerDataApi(svc: Service): void {
+	svc.api.get('/data/posts', (ctx) => {
+		requireConfirmedForData(ctx);
+		return { status: 200, body: dataPosts(ctx) };
+	});
+	svc.api.get('/data/profiles', (ctx) => {
+		requireConfirmedForData(ctx);
+		return { status: 200, body: dataProfiles(ctx) };
+	});
+}

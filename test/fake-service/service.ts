@@ -1,0 +1,146 @@
+/** One running fake service: options, state, clock, faults, limits, request log, webhooks. */
+import { Clock, type ClockOptions } from './clock';
+import { Faults } from './faults';
+import { syncFeed } from './feeds';
+import { socialAccountTick } from './social';
+import { RateLimiter, type LimitsOptions } from './rateLimit';
+import { Router } from './router';
+import { buildSeed } from './seed';
+import type { State } from './state';
+import { WebhookEngine, type WebhookOptions } from './webhooks';
+import type { Query } from './util';
+
+export interface StartOptions {
+	/** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+	port?: number;
+	/** Seed for generated content (messages, counts, tokens). Keys and ids do not depend on it. */
+	seed?: string | number;
+	/** Added before every /v1 request; settable later with control.setLatency(). */
+	latencyMs?: number;
+	/** A Clock, or options for one (default: running from 2025-06-01T12:00:00Z). */
+	clock?: Clock | ClockOptions;
+	limits?: LimitsOptions;
+	/** Accept http:// webhook URLs (tests). Default false: https only. */
+	allowHttpWebhooks?: boolean;
+	/** Signature header name for deliveries. Default 'X-Service-Signature'. */
+	signatureHeader?: string;
+	webhooks?: WebhookOptions;
+	/** Sync feeds on the clock (each feed by its sync_interval; 60 min when null). Default false. */
+	autoSync?: boolean | { postsPerSync?: number };
+	/** Extra demo data: a large feed (300 posts). Default false. */
+	demo?: boolean;
+}
+
+export interface RequestLogEntry {
+	seq: number;
+	/** Fake-clock time the request arrived. */
+	time: string;
+	method: string;
+	/** Path relative to the base URL, without query (e.g. /feeds/1/posts). */
+	path: string;
+	query: Query;
+	/** Parsed JSON body (undefined when none). */
+	body: unknown;
+	status: number;
+	/** Id of the API key used (never the key itself), and its user's role and account. */
+	keyId: string | null;
+	role: string | null;
+	accountId: number | null;
+	fault: string | null;
+	durationMs: number;
+	/** Data API credits spent by this request. */
+	credits: number;
+}
+
+export class Service {
+	readonly clock: Clock;
+
+	state: State;
+
+	readonly faults = new Faults();
+
+	readonly limiter: RateLimiter;
+
+	log: RequestLogEntry[] = [];
+
+	private logSeq = 0;
+
+	latencyMs: number;
+
+	origin = 'http://127.0.0.1';
+
+	readonly api = new Router();
+
+	readonly web = new Router();
+
+	readonly control = new Router();
+
+	readonly webhooks: WebhookEngine;
+
+	readonly seed: string;
+
+	readonly signatureHeader: string;
+
+	readonly allowHttpWebhooks: boolean;
+
+	autoSync: { postsPerSync: number } | null;
+
+	private lastAutoSyncCheck = 0;
+
+	constructor(readonly options: StartOptions) {
+		this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock ?? {});
+		this.seed = String(options.seed ?? 'social-aggregator');
+		this.latencyMs = options.latencyMs ?? 0;
+		this.signatureHeader = options.signatureHeader ?? 'X-Service-Signature';
+		this.allowHttpWebhooks = options.allowHttpWebhooks ?? false;
+		this.autoSync = options.autoSync ? { postsPerSync: typeof options.autoSync === 'object' ? options.autoSync.postsPerSync ?? 1 : 1 } : null;
+		this.limiter = new RateLimiter(options.limits?.enabled ?? true, options.limits?.windowScale ?? 1);
+		this.webhooks = new WebhookEngine(this, options.webhooks ?? {});
+		this.state = buildSeed(this);
+		this.applyLimitOverrides();
+	}
+
+	get baseUrl(): string {
+		return `${this.origin}/v1`;
+	}
+
+	private applyLimitOverrides(): void {
+		this.limiter.overrides.clear();
+		for (const [k, v] of Object.entries(this.options.limits?.perKey ?? {})) {
+			const key = this.state.findKey(k);
+			this.limiter.overrides.set(key ? key.id : k, v);
+		}
+	}
+
+	addLog(entry: Omit<RequestLogEntry, 'seq'>): void {
+		this.log.push({ seq: ++this.logSeq, ...entry });
+		if (this.log.length > 20000) this.log.splice(0, this.log.length - 20000);
+	}
+
+	reset(): void {
+		this.webhooks.stop();
+		this.clock.restart();
+		this.state = buildSeed(this);
+		this.faults.clear();
+		this.limiter.resetWindows();
+		this.applyLimitOverrides();
+		this.log = [];
+		this.latencyMs = this.options.latencyMs ?? 0;
+		this.autoSync = this.options.autoSync ? { postsPerSync: typeof this.options.autoSync === 'object' ? this.options.autoSync.postsPerSync ?? 1 : 1 } : null;
+		this.lastAutoSyncCheck = 0;
+	}
+
+	/** Time-driven work: social-account expiry events and auto-sync. Runs on clock moves and on a timer. */
+	tick(): void {
+		socialAccountTick(this);
+		if (this.autoSync) {
+			const now = this.clock.now();
+			if (now - this.lastAutoSyncCheck < 1000) return;
+			this.lastAutoSyncCheck = now;
+			for (const feed of this.state.feeds.values()) {
+				const interval = (feed.syncInterval ?? 60) * 60_000;
+				if (now - feed.lastSyncedAt >= interval) syncFeed(this, feed.id, { newPosts: this.autoSync.postsPerSync });
+			}
+		}
+	}
+}
