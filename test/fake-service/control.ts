@@ -42,6 +42,8 @@ export interface DeliveryView {
 export interface Control {
 	/** The seeded keys: owner, manager, collaborator, collaboratorNoFeeds, freeOwner, enterpriseOwner, proOwner, freeNoFeedsOwner, expired, unconfirmed. */
 	keys: typeof KEYS;
+	/** Same as keys.owner. */
+	apiKey: string;
 	/** Seeded ids and emails. */
 	seeded: typeof SEEDED;
 	/** Base URL (ends in /v1) and origin. */
@@ -130,6 +132,7 @@ function deliveryView(d: Delivery): DeliveryView {
 export function buildControl(svc: Service): Control {
 	const control: Control = {
 		keys: KEYS,
+		apiKey: KEYS.owner,
 		seeded: SEEDED,
 		url: svc.baseUrl,
 		origin: svc.origin,

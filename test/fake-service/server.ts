@@ -20,6 +20,8 @@ export interface FakeService {
 	/** http://127.0.0.1:<port> */
 	origin: string;
 	port: number;
+	/** A ready API key: the seeded owner key of account "Acme Media" (Team plan). */
+	apiKey: string;
 	control: Control;
 	close(): Promise<void>;
 }
@@ -236,6 +238,7 @@ export async function start(options: StartOptions = {}): Promise<FakeService> {
 		url: svc.baseUrl,
 		origin: svc.origin,
 		port,
+		apiKey: control.keys.owner,
 		control,
 		async close() {
 			clearInterval(ticker);
