@@ -72,7 +72,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				type: 'options',
 				options: [
 					{
-						name: 'Automatic',
+						name: 'Auto-Detect',
 						value: 'auto',
 						description: 'A term starting with # is a hashtag; anything else is a username',
 					},

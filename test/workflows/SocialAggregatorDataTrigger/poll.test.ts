@@ -1,0 +1,118 @@
+import { start, type FakeService } from '../../fake-service/server';
+import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
+
+const TYPE = 'n8n-nodes-social-aggregator.socialAggregatorDataTrigger';
+const TERM = '#n8nrocks';
+
+let fake: FakeService;
+
+function trigger(options: { mode?: TriggerMode; parameters?: Record<string, unknown> } = {}): TriggerHarness {
+	return triggerHarness({
+		node: {
+			type: TYPE,
+			parameters: { term: TERM, platforms: ['Bluesky', 'Twitter'], termType: 'hashtag', options: {}, ...options.parameters },
+		},
+		credentials: { socialAggregatorApi: { apiKey: fake.control.keys.owner, baseUrl: fake.url } },
+		mode: options.mode ?? 'trigger',
+	});
+}
+
+const dataRequests = () => fake.control.requests.list({ method: 'GET', path: '/data/posts' });
+const ids = (posts: Array<Record<string, unknown>>) => posts.map((p) => `${String(p.platform)}:${String(p.platform_id)}`);
+
+async function emitted(harness: TriggerHarness): Promise<Array<Record<string, unknown>>> {
+	const result = await harness.poll();
+	return result === null ? [] : result[0].map((item) => item.json);
+}
+
+beforeAll(async () => {
+	fake = await start({ port: 0, allowHttpWebhooks: true });
+});
+
+afterAll(async () => {
+	await fake.close();
+});
+
+beforeEach(() => {
+	fake.control.reset();
+	logLines.length = 0;
+});
+
+describe('Social Aggregator Data Trigger against the service', () => {
+	test('three polls with posts added between them: every post emitted exactly once, oldest first; a quiet poll emits nothing', async () => {
+		const harness = trigger();
+
+		// Activation records what is there without emitting it, with one request for both platforms.
+		expect(await harness.poll()).toBeNull();
+		expect(dataRequests().map((r) => r.query)).toEqual([{ term: TERM, platforms: 'Bluesky,Twitter', term_type: 'hashtag' }]);
+
+		const all: string[] = [];
+		const added1 = [
+			...fake.control.data.addPosts('Bluesky', TERM, 3, 'hashtag'),
+			...fake.control.data.addPosts('Twitter', TERM, 27, 'hashtag'),
+		];
+		fake.control.requests.clear();
+		const first = await emitted(harness);
+		all.push(...ids(first));
+		expect(new Set(ids(first))).toEqual(new Set(ids(added1)));
+		expect(first).toHaveLength(30);
+		const times = first.map((p) => Date.parse(String(p.post_created_at)));
+		expect([...times].sort((a, b) => a - b)).toEqual(times);
+		// Twitter's 27 new posts span two of its pages; the second page asked for Twitter alone, with its cursor.
+		expect(dataRequests().map((r) => r.query.platforms)).toEqual(['Bluesky,Twitter', 'Twitter']);
+		expect(dataRequests()[1].query.cursor).toEqual(expect.any(String));
+
+		fake.control.requests.clear();
+		expect(await harness.poll()).toBeNull();
+		expect(dataRequests()).toHaveLength(1);
+
+		const added2 = [
+			...fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag'),
+			...fake.control.data.addPosts('Bluesky', TERM, 1, 'hashtag'),
+		];
+		const second = await emitted(harness);
+		all.push(...ids(second));
+		expect(new Set(ids(second))).toEqual(new Set(ids(added2)));
+
+		expect(await harness.poll()).toBeNull();
+		expect(new Set(all).size).toBe(all.length);
+		expect(all).toHaveLength(33);
+	});
+
+	test('a failing platform is reported without losing the others, and its posts come once it recovers', async () => {
+		const harness = trigger({ parameters: { options: { platformErrors: 'emit' } } });
+		await harness.poll();
+		const bluesky = fake.control.data.addPosts('Bluesky', TERM, 2, 'hashtag');
+		const twitter = fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag');
+		fake.control.data.fail('Twitter', { errorCode: 'invalid_term', times: 1, term: TERM });
+
+		const during = await emitted(harness);
+		expect(ids(during.filter((p) => p.platform_id))).toEqual(ids(bluesky).reverse());
+		expect(during.filter((p) => p.status)).toEqual([
+			{ status: 'platform_failed', platform: 'Twitter', error_code: 'invalid_term', message: expect.any(String) },
+		]);
+		expect(logLines.some((l) => l.level === 'warn' && l.message.includes('Twitter'))).toBe(true);
+
+		const after = await emitted(harness);
+		expect(ids(after)).toEqual(ids(twitter).reverse());
+	});
+
+	test('a manual run shows the latest few posts and leaves the memory alone', async () => {
+		const manual = trigger({ mode: 'manual', parameters: { options: { testPosts: 4 } } });
+		const latest = fake.control.data.addPosts('Twitter', TERM, 4, 'hashtag');
+		const shown = await emitted(manual);
+		expect(ids(shown)).toEqual(ids(latest).reverse());
+		expect(dataRequests()).toHaveLength(1);
+		expect(manual.staticData).toEqual({});
+	});
+
+	test.each([
+		[{ term: '  ' }, 'Term'],
+		[{ platforms: ['Bluesky', 'Orkut'] }, 'Orkut'],
+		[{ platforms: ['Reddit'], termType: 'hashtag' }, 'Reddit does not take term type "hashtag"'],
+	])('refuses %j before any request', async (parameters, message) => {
+		const harness = trigger({ parameters });
+		await expect(harness.poll()).rejects.toThrow(message);
+		expect(dataRequests()).toEqual([]);
+	});
+});
