@@ -1,0 +1,241 @@
+import { KEYS, SEEDED } from './seed';
+import { expectError, startHarness, type Harness } from './helpers';
+
+let h: Harness;
+
+beforeAll(async () => {
+	h = await startHarness();
+});
+afterAll(async () => {
+	await h.fake.close();
+});
+beforeEach(() => h.fake.control.reset());
+
+const FEED_POST_FIELDS = {
+	id: 'number',
+	external_id: 'string',
+	platform: 'string',
+	url: 'string',
+	message: 'string',
+	external_created_at: 'string',
+	poster: 'object',
+	media: 'object',
+	like_count: 'number',
+	comment_count: 'number',
+	share_count: 'number',
+	view_count: 'number',
+	quote_count: 'number',
+	bookmark_count: 'number',
+	impression_count: 'number',
+	tagged_users: 'string',
+	moderation_status: 'string',
+	ai_sentiment: 'string',
+	ai_decision_reason: 'string',
+	ai_moderation_reasoning: 'string',
+	pinned: 'boolean',
+	referenced_post: 'object',
+	reshared_by: 'object',
+	created_at: 'string',
+};
+
+async function allPosts(feedId: number, query: Record<string, string | number> = {}): Promise<any[]> {
+	const out: any[] = [];
+	for (let page = 1; ; page++) {
+		const r = await h.api.get(`/feeds/${feedId}/posts`, { query: { ...query, page, per_page: 100 } });
+		expect(r.status).toBe(200);
+		out.push(...r.body.data);
+		if (page >= r.body.meta.total_pages) return out;
+	}
+}
+
+describe('GET /feeds/{id}/posts', () => {
+	test('every feed post field with its type; newest first', async () => {
+		const res = await h.api.get('/feeds/1/posts');
+		expect(res.body.meta).toEqual({ page: 1, per_page: 20, total_count: 120, total_pages: 6 });
+		for (const p of res.body.data) {
+			for (const [f, t] of Object.entries(FEED_POST_FIELDS)) expect([f, typeof p[f]]).toEqual([f, t]);
+			expect(['public', 'moderated', 'rejected']).toContain(p.moderation_status);
+			expect(Object.keys(p.poster).sort()).toEqual(['display_name', 'image', 'name', 'platform_id', 'url']);
+		}
+		const times = res.body.data.map((p: any) => Date.parse(p.external_created_at));
+		expect([...times].sort((a, b) => b - a)).toEqual(times);
+	});
+
+	test('pagination over 1,050 posts: 11 pages of 100, no duplicates or gaps', async () => {
+		const { feedId, postCount } = h.fake.control.seedFeed({ posts: 1050 });
+		expect(postCount).toBe(1050);
+		const first = await h.api.get(`/feeds/${feedId}/posts`, { query: { per_page: 100 } });
+		expect(first.body.meta).toEqual({ page: 1, per_page: 100, total_count: 1050, total_pages: 11 });
+		const last = await h.api.get(`/feeds/${feedId}/posts`, { query: { per_page: 100, page: 11 } });
+		expect(last.body.data).toHaveLength(50);
+		const all = await allPosts(feedId);
+		expect(new Set(all.map((p) => p.id)).size).toBe(1050);
+		expect((await h.api.get(`/feeds/${feedId}/posts`, { query: { per_page: 100, page: 12 } })).body.data).toEqual([]);
+	});
+
+	test('seedFeed of 5,000 posts is quick', () => {
+		const t0 = Date.now();
+		h.fake.control.seedFeed({ posts: 5000 });
+		expect(Date.now() - t0).toBeLessThan(2000);
+	});
+
+	test('per_page above 100 is 422 (not clamped); default 20', async () => {
+		const err = expectError(await h.api.get('/feeds/1/posts', { query: { per_page: 101 } }), 422, 'validation_failed');
+		expect(err.details.per_page[0]).toContain('100');
+		expect((await h.api.get('/feeds/1/posts', { query: { per_page: 100 } })).body.data).toHaveLength(100);
+	});
+
+	test('status filter; without status every post that is not deleted', async () => {
+		const all = await allPosts(1);
+		const counts = { public: 0, moderated: 0, rejected: 0 } as Record<string, number>;
+		for (const p of all) counts[p.moderation_status]++;
+		expect(counts.moderated).toBeGreaterThan(0);
+		expect(counts.rejected).toBeGreaterThan(0);
+		for (const status of ['public', 'moderated', 'rejected']) {
+			const r = await allPosts(1, { status });
+			expect(r.length).toBe(counts[status]);
+			expect(r.every((p) => p.moderation_status === status)).toBe(true);
+		}
+		expectError(await h.api.get('/feeds/1/posts', { query: { status: 'deleted' } }), 422, 'validation_failed');
+	});
+
+	test('search matches message, poster name and description (case-insensitive)', async () => {
+		const all = await allPosts(1);
+		const byMessage = all[5].message.split(' ').slice(0, 2).join(' ');
+		const m = await allPosts(1, { search: byMessage.toUpperCase() });
+		expect(m.length).toBeGreaterThan(0);
+		expect(m.every((p) => p.message.toLowerCase().includes(byMessage.toLowerCase()))).toBe(true);
+		const name = all[7].poster.name;
+		const n = await allPosts(1, { search: name });
+		expect(n.map((p) => p.id)).toContain(all[7].id);
+		const withDescription = all.find((p) => p.description && !p.message.includes('full video description'));
+		expect(withDescription).toBeDefined();
+		const d = await allPosts(1, { search: 'full video description' });
+		expect(d.length).toBeGreaterThan(0);
+		expect(d.every((p) => p.description.includes('full video description'))).toBe(true);
+		expect(await allPosts(1, { search: 'zzz-no-such-text' })).toEqual([]);
+	});
+
+	test('filter by source id, platform name or term (comma-separated); no other source parameter', async () => {
+		const byId = await allPosts(1, { filter: String(SEEDED.sources.twitterAcme) });
+		expect(byId.length).toBe(24);
+		expect(byId.every((p) => p.platform === 'Twitter')).toBe(true);
+		const byPlatform = await allPosts(1, { filter: 'instagram' });
+		expect(byPlatform.length).toBe(24);
+		expect(byPlatform.every((p) => p.platform === 'Instagram')).toBe(true);
+		const byTerm = await allPosts(1, { filter: 'AcmeTV' });
+		expect(byTerm.every((p) => p.platform === 'YouTube')).toBe(true);
+		const combined = await allPosts(1, { filter: `${SEEDED.sources.twitterAcme},Reddit,#acme` });
+		expect(new Set(combined.map((p) => p.platform))).toEqual(new Set(['Twitter', 'Reddit', 'Instagram']));
+		const ignored = await h.api.get('/feeds/1/posts', { query: { source_id: SEEDED.sources.twitterAcme } });
+		expect(ignored.body.meta.total_count).toBe(120);
+	});
+
+	test('starting_at and ending_at (inclusive)', async () => {
+		const all = await allPosts(2);
+		const a = all[40].external_created_at;
+		const b = all[10].external_created_at;
+		const range = await allPosts(2, { starting_at: a, ending_at: b });
+		expect(range.map((p) => p.id)).toEqual(all.slice(10, 41).map((p) => p.id));
+		expect((await allPosts(2, { starting_at: b })).length).toBe(11);
+		expect((await allPosts(2, { ending_at: a })).length).toBe(20);
+		expectError(await h.api.get('/feeds/2/posts', { query: { starting_at: 'last week' } }), 422, 'validation_failed');
+	});
+});
+
+describe('single post and moderation (SPEC table)', () => {
+	const feed = SEEDED.feeds.brandMentions;
+
+	async function firstWith(status: string): Promise<any> {
+		const r = await h.api.get(`/feeds/${feed}/posts`, { query: { status, per_page: 1 } });
+		return r.body.data[0];
+	}
+
+	test('GET one post', async () => {
+		const p = await firstWith('public');
+		const res = await h.api.get(`/feeds/${feed}/posts/${p.id}`);
+		expect(res.status).toBe(200);
+		expect(res.body.data).toEqual(p);
+		expectError(await h.api.get(`/feeds/${feed}/posts/999999`), 404, 'not_found');
+		expectError(await h.api.get(`/feeds/2/posts/${p.id}`), 404, 'not_found');
+	});
+
+	test.each(['public', 'moderated', 'rejected'])('any visible state (%s) → DELETE → soft-deleted: gone from lists and GET (404)', async (status) => {
+		const p = await firstWith(status);
+		const before = (await h.api.get(`/feeds/${feed}/posts`)).body.meta.total_count;
+		const del = await h.api.delete(`/feeds/${feed}/posts/${p.id}`);
+		expect(del.status).toBe(204);
+		expectError(await h.api.get(`/feeds/${feed}/posts/${p.id}`), 404, 'not_found');
+		expect((await h.api.get(`/feeds/${feed}/posts`)).body.meta.total_count).toBe(before - 1);
+		expect((await allPosts(feed, { status })).some((x) => x.id === p.id)).toBe(false);
+		expectError(await h.api.delete(`/feeds/${feed}/posts/${p.id}`), 404, 'not_found');
+		expect(h.fake.control.getPost(p.id)).toMatchObject({ deleted: true });
+	});
+
+	test.each(['moderated', 'rejected', 'deleted'])('%s → approve → public, the post is returned', async (from) => {
+		const p = await firstWith(from === 'deleted' ? 'public' : from);
+		if (from === 'deleted') expect((await h.api.delete(`/feeds/${feed}/posts/${p.id}`)).status).toBe(204);
+		const res = await h.api.post(`/feeds/${feed}/posts/${p.id}/approve`);
+		expect(res.status).toBe(200);
+		expect(res.body.data).toMatchObject({ id: p.id, moderation_status: 'public' });
+		const got = await h.api.get(`/feeds/${feed}/posts/${p.id}`);
+		expect(got.body.data.moderation_status).toBe('public');
+	});
+
+	test('reject, pin, unpin', async () => {
+		const p = await firstWith('public');
+		const rej = await h.api.post(`/feeds/${feed}/posts/${p.id}/reject`);
+		expect(rej.body.data.moderation_status).toBe('rejected');
+		const pin = await h.api.post(`/feeds/${feed}/posts/${p.id}/pin`);
+		expect(pin.status).toBe(200);
+		expect(pin.body.data.pinned).toBe(true);
+		expect((await h.api.get(`/feeds/${feed}/posts/${p.id}`)).body.data.pinned).toBe(true);
+		const unpin = await h.api.post(`/feeds/${feed}/posts/${p.id}/unpin`);
+		expect(unpin.body.data.pinned).toBe(false);
+		await h.api.delete(`/feeds/${feed}/posts/${p.id}`);
+		expectError(await h.api.post(`/feeds/${feed}/posts/${p.id}/pin`), 404, 'not_found');
+		expectError(await h.api.post(`/feeds/${feed}/posts/${p.id}/reject`), 404, 'not_found');
+	});
+
+	test('control.setPostStatus moderates a post', async () => {
+		const p = await firstWith('public');
+		h.fake.control.setPostStatus(p.id, 'moderated');
+		const got = await h.api.get(`/feeds/${feed}/posts/${p.id}`);
+		expect(got.body.data).toMatchObject({ moderation_status: 'moderated', ai_decision_reason: 'harmful_content' });
+	});
+});
+
+describe('GET /search/posts', () => {
+	test('searches every feed of the account, paged, each post with feed_id', async () => {
+		const res = await h.api.get('/search/posts', { query: { q: 'the', per_page: 100 } });
+		expect(res.status).toBe(200);
+		expect(res.body.meta.total_count).toBeGreaterThan(100);
+		const feeds = new Set(res.body.data.map((p: any) => p.feed_id));
+		expect(feeds.size).toBeGreaterThan(1);
+		for (const f of feeds) expect([1, 2, 3]).toContain(f);
+		const solo = await h.api.get('/search/posts', { query: { q: 'the' }, key: KEYS.freeOwner });
+		expect(solo.body.data.every((p: any) => p.feed_id === SEEDED.feeds.solo)).toBe(true);
+		const collab = await h.api.get('/search/posts', { query: { q: 'the', per_page: 100 }, key: KEYS.collaborator });
+		expect(collab.body.data.every((p: any) => p.feed_id === 1)).toBe(true);
+		expectError(await h.api.get('/search/posts'), 422, 'validation_failed');
+	});
+	test('deleted posts are not found', async () => {
+		const p = (await h.api.get('/feeds/3/posts', { query: { per_page: 1 } })).body.data[0];
+		const needle = p.poster.name;
+		const before = await h.api.get('/search/posts', { query: { q: needle, per_page: 100 } });
+		expect(before.body.data.map((x: any) => x.id)).toContain(p.id);
+		await h.api.delete(`/feeds/3/posts/${p.id}`);
+		const after = await h.api.get('/search/posts', { query: { q: needle, per_page: 100 } });
+		expect(after.body.data.map((x: any) => x.id)).not.toContain(p.id);
+	});
+});
+
+describe('feed sync', () => {
+	test('control.syncFeed adds newest posts', async () => {
+		const r = h.fake.control.syncFeed(2, { newPosts: 3 });
+		expect(r.posts).toHaveLength(3);
+		const list = await h.api.get('/feeds/2/posts', { query: { per_page: 3 } });
+		expect(list.body.data.map((p: any) => p.id).sort()).toEqual(r.posts.map((p) => p.id).sort());
+		expect(list.body.meta.total_count).toBe(63);
+	});
+});
