@@ -147,6 +147,28 @@ export const webhookDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, operation: ['create'] } },
 	},
 
+	// Send Test
+	{
+		displayName: 'Options',
+		name: 'testOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['sendTest'] } },
+		options: [
+			{
+				displayName: 'Event Name or ID',
+				name: 'event',
+				type: 'options',
+				default: '',
+				description:
+					'The event the test delivery stands for; the first subscribed event otherwise. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+				routing: { send: { type: 'body', property: 'event', value: '={{ $value || undefined }}' } },
+			},
+		],
+	},
+
 	// Get Many
 	...listFields({ ...show, operation: ['getAll'] }),
 
