@@ -5,7 +5,7 @@ import { applyDataResponse, nextDataRound, startDataRounds, type PlatformProgres
 import type { DataPost, DataPostsResponse, PlatformStatus } from '../shared/types';
 
 /** Post keys remembered per platform: far more than the pages one poll reads. */
-export const DEFAULT_REMEMBER_PER_PLATFORM = 500;
+export const DEFAULT_REMEMBER_PER_PLATFORM = 200;
 export const DEFAULT_MAX_PAGES_PER_POLL = 3;
 
 /** What the trigger keeps between polls (the node's static data). */

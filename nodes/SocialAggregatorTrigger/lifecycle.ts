@@ -221,17 +221,26 @@ async function requestTestDelivery(ctx: IHookFunctions, id: string): Promise<voi
 	}
 }
 
-/** Removes this URL's subscription; one already gone is fine. */
+/**
+ * Removes this URL's subscription; one already gone is fine. When none is
+ * stored (the static data was lost), subscriptions at this trigger's URL are
+ * removed instead: the URL is this node's own.
+ */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const slot = slotFor(ctx, url);
 	const stored = storedSubscriptions(ctx)[slot];
-	if (!stored?.id) return true;
 	try {
+		if (!stored?.id) {
+			for (const orphan of await listSubscriptions(ctx)) {
+				if (orphan.url === url) await deleteSubscription(ctx, String(orphan.id));
+			}
+			return true;
+		}
 		await deleteSubscription(ctx, String(stored.id));
 	} catch (error) {
 		ctx.logger.warn(
-			`Social Aggregator Trigger: subscription ${stored.id} could not be removed: ${(error as Error).message}`,
+			`Social Aggregator Trigger: the subscription ${stored?.id ?? `at ${url}`} could not be removed: ${(error as Error).message}`,
 		);
 		return false;
 	}

@@ -60,6 +60,27 @@ describe('webhook lifecycle', () => {
 		expect(staticData.subscriptions).toEqual({});
 	});
 
+	it('removes subscriptions at its URL when nothing is stored (static data lost)', async () => {
+		const api = new WebhookApiStub();
+		api.add(URL_LIVE, ['post.created']);
+		api.add('https://other.example.com/hook', ['post.created']);
+		const { context } = hookContext({ api, url: URL_LIVE });
+		expect(await run('delete', context)).toBe(true);
+		expect(api.subscriptions.map((s) => s.url)).toEqual(['https://other.example.com/hook']);
+	});
+
+	it('keeps the stored subscription when the service cannot remove it, and says so', async () => {
+		const api = new WebhookApiStub();
+		const { context, staticData, logs } = hookContext({ api, url: URL_LIVE });
+		await run('create', context);
+		const handle = api.handle.bind(api);
+		api.handle = async (request) =>
+			request.method === 'DELETE' ? { statusCode: 422, headers: {}, body: { error: { code: 'locked', message: 'Locked' } } } : await handle(request);
+		expect(await run('delete', context)).toBe(false);
+		expect((staticData.subscriptions as { live?: unknown }).live).toBeDefined();
+		expect(logs.some((l) => l.level === 'warn' && l.message.includes('could not be removed'))).toBe(true);
+	});
+
 	it.each([
 		['disabled', (s: { status: string }) => (s.status = 'disabled')],
 		['paused', (s: { status: string }) => (s.status = 'paused')],
