@@ -4,7 +4,7 @@
  * headless Chromium. See test/e2e/README.md.
  */
 export { startBackend, startStandIn, fakeServiceAvailable, type Backend, type FakeServiceLike } from './backend';
-export { openEditor, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
+export { openEditor, openWorkflow, openNodePanel, saveScreenshot, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
 export { ExecutionResult, parseRunOutput } from './execution';
 export { N8n, DEFAULT_OWNER, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
 export { packPackage, installCommunityPackage, type PackedPackage } from './pack';
