@@ -155,7 +155,7 @@ export function sendEvents(listPath: string, otherPath: string, options: { requi
 /** A JSON object typed into a field, sent as an object. */
 export function sendJsonObject(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
-		const raw = this.getNodeParameter(parameterPath, undefined) as unknown;
+		const raw = this.getNodeParameter(parameterPath, null) as unknown;
 		const body = bodyOf(request);
 		if (raw === undefined || raw === '' || raw === null) {
 			delete body[property];
