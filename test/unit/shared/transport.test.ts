@@ -1,10 +1,10 @@
 import { apiErrorCode } from '../../../nodes/shared/errors';
 import { retryTiming } from '../../../nodes/shared/retry';
 import { apiRequest, apiRequestFull, joinUrl } from '../../../nodes/shared/transport';
-import { scriptedContext } from './context';
+import { scriptedContext, type Answer } from './context';
 
 const ok = (body: unknown) => ({ statusCode: 200, body });
-const tooMany = (retryAfter?: string) => ({
+const tooMany = (retryAfter?: string): Answer => ({
 	statusCode: 429,
 	headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
 	body: { error: { code: 'rate_limit_exceeded', message: 'Rate limit exceeded', details: {} } },
