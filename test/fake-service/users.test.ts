@@ -49,7 +49,8 @@ describe('POST /users', () => {
 		[SEEDED.emails.busyOwner, 'a paid plan'],
 		[SEEDED.emails.soloOwner, 'free plan with feeds'],
 		[SEEDED.emails.agencyCollaborator, 'an existing enterprise account'],
-	])('rule 2: %s (%s) cannot be invited as manager → 422', async (email) => {
+	])('rule 2: %s (%s) cannot be invited as manager → 422', async (email, _why) => {
+		expect(typeof _why).toBe('string');
 		const err = expectError(await invite({ email, role: 'manager' }), 422, 'validation_failed');
 		expect(err.details.email).toEqual([expect.any(String)]);
 	});

@@ -35,7 +35,7 @@ function isSinkHost(url: URL): boolean {
 	return url.hostname === 'example' || url.hostname.endsWith('.example');
 }
 
-export function postRaw(urlString: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult> {
+export function postRaw(urlString: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<AttemptResult> {
 	let url: URL;
 	try {
 		url = new URL(urlString);
@@ -59,6 +59,7 @@ export function postRaw(urlString: string, body: string, headers: Record<string,
 				headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
 				timeout: timeoutMs,
 				agent: false,
+				signal,
 			},
 			(res) => {
 				const chunks: Buffer[] = [];
@@ -133,6 +134,8 @@ export class WebhookEngine {
 
 	private generation = 0;
 
+	private abort = new AbortController();
+
 	constructor(
 		private readonly svc: Service,
 		options: WebhookOptions,
@@ -200,7 +203,7 @@ export class WebhookEngine {
 		delivery.nextAttemptAt = null;
 		const started = Date.now();
 		const at = state.nowIso();
-		const result = await postRaw(webhook.url, delivery.body, this.headersFor(delivery.signature), this.timeoutMs);
+		const result = await postRaw(webhook.url, delivery.body, this.headersFor(delivery.signature), this.timeoutMs, this.abort.signal);
 		if (gen !== this.generation) return;
 		const ok = result.status !== null && result.status >= 200 && result.status < 300;
 		const attempt: DeliveryAttempt = { at, status: result.status, error: result.error, durationMs: Date.now() - started, simulated: result.simulated };
@@ -287,8 +290,11 @@ export class WebhookEngine {
 		}
 	}
 
+	/** Drops scheduled retries and aborts requests in flight (reset, close). */
 	stop(): void {
 		this.generation++;
+		this.abort.abort();
+		this.abort = new AbortController();
 		for (const t of this.timers.values()) clearTimeout(t);
 		this.timers.clear();
 		this.inflight.clear();

@@ -1,0 +1,296 @@
+import { createHmac } from 'crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'http';
+import type { AddressInfo } from 'net';
+import { start, type FakeService } from './server';
+import { SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
+import { Client, DAY, expectError, startHarness, type Harness } from './helpers';
+
+interface Received {
+	headers: IncomingHttpHeaders;
+	raw: string;
+	body: any;
+}
+
+class Receiver {
+	received: Received[] = [];
+
+	/** Statuses to answer, in order; then `fallback`. */
+	script: number[] = [];
+
+	fallback = 200;
+
+	url = '';
+
+	private server: Server;
+
+	constructor() {
+		this.server = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c) => chunks.push(c));
+			req.on('end', () => {
+				const raw = Buffer.concat(chunks).toString('utf8');
+				this.received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+				res.writeHead(this.script.length ? this.script.shift()! : this.fallback);
+				res.end('ok');
+			});
+		});
+	}
+
+	async listen(): Promise<void> {
+		await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+	}
+
+	reset(): void {
+		this.received = [];
+		this.script = [];
+		this.fallback = 200;
+	}
+
+	close(): Promise<void> {
+		return new Promise((r) => this.server.close(() => r()));
+	}
+}
+
+const sign = (secret: string, raw: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+let h: Harness;
+const rx = new Receiver();
+
+beforeAll(async () => {
+	await rx.listen();
+	h = await startHarness({ webhooks: { retryDelaysMs: [10, 20, 40, 80, 160] } });
+});
+afterAll(async () => {
+	await h.fake.close();
+	await rx.close();
+});
+beforeEach(() => {
+	h.fake.control.reset();
+	rx.reset();
+});
+
+async function subscribe(events = ['post.created']): Promise<any> {
+	const res = await h.api.post('/webhooks', { url: rx.url, subscribed_events: events });
+	expect(res.status).toBe(201);
+	return res.body.data;
+}
+
+describe('webhook subscriptions', () => {
+	test('create: 201 with the secret only in this response; get, list, update, delete', async () => {
+		const w = await subscribe(['post.created', 'social_account.expiring']);
+		expect(Object.keys(w).sort()).toEqual(['consecutive_failures', 'created_at', 'id', 'secret', 'status', 'subscribed_events', 'updated_at', 'url']);
+		expect(w).toMatchObject({ url: rx.url, status: 'active', consecutive_failures: 0, subscribed_events: ['post.created', 'social_account.expiring'] });
+		expect(typeof w.secret).toBe('string');
+		const got = await h.api.get(`/webhooks/${w.id}`);
+		expect(got.body.data.secret).toBeUndefined();
+		expect(got.raw).not.toContain(w.secret);
+		const list = await h.api.get('/webhooks');
+		expect(list.body.meta.total_count).toBe(3);
+		expect(list.raw).not.toContain(w.secret);
+		const patched = await h.api.patch(`/webhooks/${w.id}`, { subscribed_events: ['social_account.expired'], status: 'paused' });
+		expect(patched.status).toBe(200);
+		expect(patched.body.data).toMatchObject({ subscribed_events: ['social_account.expired'], status: 'paused' });
+		expect(patched.body.data.secret).toBeUndefined();
+		expect((await h.api.delete(`/webhooks/${w.id}`)).status).toBe(204);
+		expectError(await h.api.get(`/webhooks/${w.id}`), 404, 'not_found');
+		expect(JSON.stringify(h.fake.control.requests.list())).not.toContain(w.secret);
+	});
+
+	test('validation: https only (http allowed only with allowHttpWebhooks), known events', async () => {
+		const strict = await start({ port: 0 });
+		try {
+			const c = new Client(strict.url, strict.control.keys.owner);
+			const err = expectError(await c.post('/webhooks', { url: 'http://127.0.0.1:1/x', subscribed_events: ['post.created'] }), 422, 'validation_failed');
+			expect(err.details.url).toBeDefined();
+			expect((await c.post('/webhooks', { url: 'https://hooks.example/x', subscribed_events: ['post.created'] })).status).toBe(201);
+		} finally {
+			await strict.close();
+		}
+		expect(expectError(await h.api.post('/webhooks', { url: rx.url, subscribed_events: ['post.deleted'] }), 422, 'validation_failed').details.subscribed_events).toBeDefined();
+		expectError(await h.api.post('/webhooks', { url: rx.url, subscribed_events: [] }), 422, 'validation_failed');
+		expectError(await h.api.post('/webhooks', { subscribed_events: ['post.created'] }), 422, 'validation_failed');
+		expectError(await h.api.patch('/webhooks/1', { status: 'disabled' }), 422, 'validation_failed');
+	});
+
+	test('GET /webhook_events', async () => {
+		const res = await h.api.get('/webhook_events');
+		expect(res.body.data.map((e: any) => e.name)).toEqual(['post.created', 'social_account.expiring', 'social_account.expired']);
+		for (const e of res.body.data) expect(typeof e.description).toBe('string');
+	});
+});
+
+describe('deliveries', () => {
+	test('send test: 202; body { id, event, occurred_at, data.test }; signature recomputed from secret and raw body matches', async () => {
+		const w = await subscribe();
+		const res = await h.api.post(`/webhooks/${w.id}/test`);
+		expect(res.status).toBe(202);
+		expect(res.body.data).toEqual({ delivery_id: expect.stringMatching(/^dlv_/), event: 'post.created' });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toHaveLength(1);
+		const got = rx.received[0];
+		expect(got.body).toMatchObject({ id: res.body.data.delivery_id, event: 'post.created', occurred_at: expect.any(String), data: { test: true } });
+		expect(got.headers['x-service-signature']).toBe(sign(w.secret, got.raw));
+		expect(got.headers['x-service-signature']).not.toBe(sign('wrong', got.raw));
+		expect(got.headers['content-type']).toBe('application/json');
+	});
+
+	test('a feed sync delivers post.created with feed, source and posts', async () => {
+		const w = await subscribe();
+		const sync = h.fake.control.syncFeed(2, { newPosts: 4 });
+		await h.fake.control.webhooks.settle();
+		// One delivery per source with new posts, for each subscription (ours and the seeded sink).
+		expect(sync.deliveries).toHaveLength(8);
+		expect(h.fake.control.webhooks.deliveries({ webhookId: w.id })).toHaveLength(4);
+		const mine = rx.received;
+		expect(mine.length).toBe(4);
+		for (const r of mine) {
+			expect(r.body.event).toBe('post.created');
+			expect(r.body.data.feed).toMatchObject({ id: 2, name: 'Product launch' });
+			expect(r.body.data.source.feed_id).toBe(2);
+			expect(r.body.data.posts.length).toBeGreaterThan(0);
+			for (const p of r.body.data.posts) expect(p.source_id).toBe(r.body.data.source.id);
+			expect(r.headers['x-service-signature']).toBe(sign(w.secret, r.raw));
+		}
+		const ids = mine.flatMap((r) => r.body.data.posts.map((p: any) => p.id)).sort();
+		expect(ids).toEqual(sync.posts.map((p) => p.id).sort());
+	});
+
+	test('the seeded sink subscription (.example host) also gets the delivery, simulated as 200', async () => {
+		h.fake.control.syncFeed(1, { newPosts: 1 });
+		await h.fake.control.webhooks.settle();
+		const d = h.fake.control.webhooks.deliveries({ webhookId: SEEDED.webhooks.acmeActive });
+		expect(d).toHaveLength(1);
+		expect(d[0].state).toBe('succeeded');
+		expect(d[0].attempts[0]).toMatchObject({ status: 200, simulated: true });
+		expect(d[0].signature).toBe(sign(SEEDED_WEBHOOK_SECRETS[1], d[0].body));
+		expect(h.fake.control.webhooks.secret(1)).toBe(SEEDED_WEBHOOK_SECRETS[1]);
+	});
+
+	test('failures are retried with the same delivery id and body; consecutive_failures counted; success resets', async () => {
+		const w = await subscribe();
+		rx.script = [500, 503, 200];
+		h.fake.control.syncFeed(2, { newPosts: 1 });
+		await h.fake.control.webhooks.settle({ fastForward: false });
+		expect(rx.received).toHaveLength(3);
+		expect(new Set(rx.received.map((r) => r.body.id)).size).toBe(1);
+		expect(new Set(rx.received.map((r) => r.raw)).size).toBe(1);
+		const [d] = h.fake.control.webhooks.deliveries({ webhookId: w.id });
+		expect(d.state).toBe('succeeded');
+		expect(d.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
+		expect((await h.api.get(`/webhooks/${w.id}`)).body.data.consecutive_failures).toBe(0);
+		rx.script = [500];
+		rx.fallback = 500;
+		await h.api.post(`/webhooks/${w.id}/test`);
+		await new Promise((r) => setTimeout(r, 5));
+		await h.fake.control.webhooks.settle();
+		const after = (await h.api.get(`/webhooks/${w.id}`)).body.data;
+		expect(after.consecutive_failures).toBe(6);
+		expect(after.status).toBe('active');
+	});
+
+	test('disabled after 10 consecutive failures; no more deliveries; re-activating resets the count', async () => {
+		const w = await subscribe();
+		rx.fallback = 500;
+		h.fake.control.syncFeed(2, { newPosts: 2, sourceId: 6 });
+		h.fake.control.syncFeed(2, { newPosts: 2, sourceId: 7 });
+		await h.fake.control.webhooks.settle();
+		const state = (await h.api.get(`/webhooks/${w.id}`)).body.data;
+		expect(state).toMatchObject({ status: 'disabled', consecutive_failures: 10 });
+		expect(rx.received).toHaveLength(10);
+		const count = rx.received.length;
+		h.fake.control.syncFeed(2, { newPosts: 1 });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received.length).toBe(count);
+		rx.fallback = 200;
+		const re = await h.api.patch(`/webhooks/${w.id}`, { status: 'active' });
+		expect(re.body.data).toMatchObject({ status: 'active', consecutive_failures: 0 });
+	});
+
+	test('a paused subscription gets no event deliveries', async () => {
+		const w = await subscribe();
+		await h.api.patch(`/webhooks/${w.id}`, { status: 'paused' });
+		h.fake.control.syncFeed(2, { newPosts: 2 });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toHaveLength(0);
+	});
+
+	test('delivery listing and redeliver (same id) through the API and control', async () => {
+		const w = await subscribe();
+		rx.fallback = 500;
+		h.fake.control.syncFeed(2, { newPosts: 1 });
+		await h.fake.control.webhooks.settle();
+		const list = await h.api.get(`/webhooks/${w.id}/deliveries`);
+		expect(list.body.meta.total_count).toBe(1);
+		expect(list.body.data[0]).toMatchObject({ status: 'failed', attempts: 6, response_status: 500, event: 'post.created' });
+		const id = list.body.data[0].id;
+		rx.fallback = 200;
+		const rd = await h.api.post(`/webhooks/${w.id}/deliveries/${id}/redeliver`);
+		expect(rd.status).toBe(202);
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[rx.received.length - 1].body.id).toBe(id);
+		const again = await h.fake.control.webhooks.redeliver(id);
+		expect(again.state).toBe('succeeded');
+		expect(rx.received.filter((r) => r.body.id === id)).toHaveLength(8);
+		expect(new Set(rx.received.map((r) => r.raw)).size).toBe(1);
+	});
+
+	test('forged delivery: a bad signature, a custom body, no signature', async () => {
+		const w = await subscribe();
+		const forged = await h.fake.control.webhooks.deliver({ webhookId: w.id, signature: 'sha256=00' });
+		expect(forged.status).toBe(200);
+		expect(rx.received[0].headers['x-service-signature']).toBe('sha256=00');
+		const custom = await h.fake.control.webhooks.deliver({ url: rx.url, body: '{"id":"dlv_x","event":"post.created","occurred_at":"2025-01-01T00:00:00Z","data":{}}', secret: 'abc' });
+		expect(rx.received[1].raw).toBe(custom.body);
+		expect(rx.received[1].headers['x-service-signature']).toBe(sign('abc', custom.body));
+		await h.fake.control.webhooks.deliver({ url: rx.url, signature: null });
+		expect(rx.received[2].headers['x-service-signature']).toBeUndefined();
+		expect(h.fake.control.webhooks.deliveries({ webhookId: w.id })).toHaveLength(0);
+		const viaHttp = await h.origin.post('/_control/deliveries/forge', { webhookId: w.id });
+		expect(viaHttp.body.result.status).toBe(200);
+		expect(rx.received[3].headers['x-service-signature']).toBe(sign(w.secret, rx.received[3].raw));
+	});
+
+	test('social_account.expiring within 5 days, then social_account.expired, once each', async () => {
+		await subscribe(['social_account.expiring', 'social_account.expired']);
+		const seen = () => rx.received.map((r) => `${r.body.event}:${r.body.data.social_account.provider}`).sort();
+		h.fake.control.clock.advance(56 * DAY); // instagram (3 days) has expired; facebook (60 days) expires within 5
+		await h.fake.control.webhooks.settle();
+		h.fake.control.clock.advance(DAY);
+		await h.fake.control.webhooks.settle();
+		expect(seen()).toEqual(['social_account.expired:instagram', 'social_account.expiring:facebook']);
+		const fb = rx.received.find((r) => r.body.event === 'social_account.expiring')!;
+		expect(fb.body.data.social_account).toMatchObject({ id: SEEDED.socialAccounts.acmeFacebook, provider: 'facebook', platform: 'Facebook' });
+		h.fake.control.clock.advance(5 * DAY);
+		await h.fake.control.webhooks.settle();
+		expect(seen()).toEqual(['social_account.expired:facebook', 'social_account.expired:instagram', 'social_account.expiring:facebook']);
+	});
+
+	test('control over HTTP: sync, settle, deliveries, secret', async () => {
+		const w = await subscribe();
+		const sync = await h.origin.post('/_control/feeds/2/sync', { newPosts: 1 });
+		expect(sync.body.result.posts).toHaveLength(1);
+		await h.origin.post('/_control/deliveries/settle');
+		expect(rx.received).toHaveLength(1);
+		const list = await h.origin.get('/_control/deliveries', { query: { webhookId: w.id } });
+		expect(list.body.result[0]).toMatchObject({ state: 'succeeded', body: rx.received[0].raw });
+		expect((await h.origin.get(`/_control/webhooks/${w.id}/secret`)).body.result.secret).toBe(w.secret);
+	});
+});
+
+describe('signature header name is configurable', () => {
+	let other: FakeService;
+	afterAll(async () => {
+		await other.close();
+	});
+	test('X-Acme-Signature', async () => {
+		other = await start({ allowHttpWebhooks: true, signatureHeader: 'X-Acme-Signature' });
+		const c = new Client(other.url, other.control.keys.owner);
+		const w = (await c.post('/webhooks', { url: rx.url, subscribed_events: ['post.created'] })).body.data;
+		await c.post(`/webhooks/${w.id}/test`);
+		await other.control.webhooks.settle();
+		const r = rx.received[rx.received.length - 1];
+		expect(r.headers['x-acme-signature']).toBe(sign(w.secret, r.raw));
+		expect(r.headers['x-service-signature']).toBeUndefined();
+	});
+});
