@@ -26,7 +26,7 @@ export class SocialAggregator implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Manage social feeds: sources, posts and moderation, embed codes, analytics, users, connected accounts and webhooks',
+			'Manage social feeds: sources, posts and moderation, embed codes, analytics, users, connected accounts and webhooks. One-off post lookups on the platforms, which spend credits, are in the Social Aggregator Data node.',
 		defaults: { name: 'Social Aggregator' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -113,6 +113,7 @@ export const postDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. launch',
 		description: 'Words to find in the posts of every feed',
+		hint: 'Searches the posts the feeds have already collected, without spending credits. For a fresh lookup on the platforms (which spends credits per platform and page), use the Social Aggregator Data node.',
 		displayOptions: { show: { ...show, operation: ['search'] } },
 		routing: { send: { type: 'query', property: 'q' } },
 	},
