@@ -1,5 +1,5 @@
 import { start, type FakeService, type RequestLogEntry } from '../../fake-service';
-import { runWorkflow, type OutputItem, type RecordedError, type WorkflowJson, type WorkflowResult } from '../harness';
+import { runWorkflow, type CredentialsByType, type OutputItem, type RecordedError, type WorkflowJson, type WorkflowResult } from '../harness';
 import { retryTiming } from '../../../nodes/shared/retry';
 
 export const NODE_TYPE = 'n8n-nodes-social-aggregator.socialAggregatorData';
@@ -65,7 +65,7 @@ export async function runNode(
 	options: RunOptions = {},
 ): Promise<NodeRun> {
 	fake.control.requests.clear();
-	const credentials =
+	const credentials: CredentialsByType =
 		options.apiKey === null
 			? {}
 			: { socialAggregatorApi: { apiKey: options.apiKey ?? fake.control.keys.owner, baseUrl: `${fake.url}/` } };
