@@ -114,7 +114,7 @@ describe('Get Authorization Status', () => {
 		const status = () => runNode(fake, apiKey('getStatus', { requestId: request_id }), { apiKey: null });
 
 		const pending = await status();
-		expect(pending.items[0].json).toMatchObject({ status: 'pending', request_id });
+		expect(pending.items).toEqual([{ json: expect.objectContaining({ status: 'pending', request_id }), pairedItem: { item: 0 } }]);
 		expect(pending.requests).toEqual([expect.objectContaining({ method: 'GET', status: 202, keyId: null })]);
 
 		fake.control.approveDevice(request_id);

