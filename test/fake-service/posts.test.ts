@@ -1,4 +1,5 @@
 import { KEYS, SEEDED } from './seed';
+import { start } from './server';
 import { expectError, startHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -237,5 +238,23 @@ describe('feed sync', () => {
 		const list = await h.api.get('/feeds/2/posts', { query: { per_page: 3 } });
 		expect(list.body.data.map((p: any) => p.id).sort()).toEqual(r.posts.map((p) => p.id).sort());
 		expect(list.body.meta.total_count).toBe(63);
+	});
+
+	test('autoSync: feeds sync on the clock by their sync_interval', async () => {
+		const auto = await start({ autoSync: { postsPerSync: 2 }, clock: { mode: 'frozen' } });
+		try {
+			const count = async (feed: number) => {
+				const r = await fetch(`${auto.url}/feeds/${feed}`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+				return ((await r.json()) as any).data.posts_count as number;
+			};
+			expect(await count(2)).toBe(60);
+			auto.control.clock.advance(31 * 60_000); // feed 2 syncs every 30 minutes, feed 1 every 60
+			expect(await count(2)).toBe(62);
+			expect(await count(1)).toBe(120);
+			await auto.control.webhooks.settle();
+			expect(auto.control.webhooks.deliveries({ webhookId: SEEDED.webhooks.acmeActive }).length).toBeGreaterThan(0);
+		} finally {
+			await auto.close();
+		}
 	});
 });

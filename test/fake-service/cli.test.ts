@@ -1,0 +1,28 @@
+import { spawn } from 'child_process';
+import * as path from 'path';
+import { KEYS } from './seed';
+
+test('the command prints its base URL and a ready API key, and serves', async () => {
+	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'cli.ts'), '--port', '0', '--json', '--latency', '0'], {
+		cwd: path.join(__dirname, '..', '..'),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	try {
+		const line = await new Promise<string>((resolve, reject) => {
+			let out = '';
+			child.stdout.on('data', (d) => {
+				out += d.toString();
+				const nl = out.indexOf('\n');
+				if (nl >= 0) resolve(out.slice(0, nl));
+			});
+			child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+		});
+		const info = JSON.parse(line);
+		expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+		expect(info.apiKey).toBe(KEYS.owner);
+		const res = await fetch(`${info.url}/account`, { headers: { Authorization: `Bearer ${info.apiKey}` } });
+		expect(res.status).toBe(200);
+	} finally {
+		child.kill('SIGTERM');
+	}
+}, 20000);
