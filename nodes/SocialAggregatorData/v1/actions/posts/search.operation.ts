@@ -98,7 +98,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'Add Cursor',
 				default: {},
 				description:
-					'Continue platforms from the next_cursor of an earlier search (a status or page item) instead of their first page',
+					'Continue platforms from the next_cursor of an earlier search (a status or page item) instead of their first page. A cursor continues after the last page fetched: posts a Limit left out of that page are not returned again.',
 				options: [
 					{
 						displayName: 'Cursor',
