@@ -122,8 +122,12 @@ function attemptRequest(base: RequestData, qs: IDataObject): RequestData {
 	return { ...base, options };
 }
 
-/** Removes what routing adds that the service should not get: empty bodies and query values, blanks around path segments. */
-function tidy(request: RequestOptions): void {
+/**
+ * Removes what routing adds that the service should not get (empty bodies and
+ * query values, blanks around path segments), and waits at most a minute for an
+ * answer unless the user set a timeout under the node's request options.
+ */
+function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
@@ -134,8 +138,8 @@ function tidy(request: RequestOptions): void {
 			.map((segment) => segment.trim())
 			.join('/');
 	}
-	const timeout = Number(request.timeout);
-	request.timeout = Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, REQUEST_TIMEOUT_MS) : REQUEST_TIMEOUT_MS;
+	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
+	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : REQUEST_TIMEOUT_MS;
 }
 
 /**
@@ -296,7 +300,7 @@ function sender(spec: RouteSpec) {
 		const itemIndex = this.getItemIndex();
 		try {
 			for (const step of spec.prepare ?? []) await step.call(this, requestData.options, itemIndex);
-			tidy(requestData.options);
+			tidy.call(this, requestData.options);
 
 			let results: IDataObject[];
 			if (spec.list === 'paged') {

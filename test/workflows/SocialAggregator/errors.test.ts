@@ -285,6 +285,21 @@ describe('retries on single-request operations', () => {
 		expect(run.items[0].json).toMatchObject({ id: SEEDED.accounts.acme });
 	});
 
+	test('a GET that times out (the timeout set under Request Options) is retried', async () => {
+		fake.control.injectFault({ kind: 'delay', method: 'GET', path: '/account', delayMs: 2000 });
+		const run = await runNode(fake, { resource: 'account', operation: 'get', requestOptions: { timeout: 300 } });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ id: SEEDED.accounts.acme });
+		// The node gave up on the slow answer and asked again (a retry is the only way to a wait).
+		expect(waits).toHaveLength(1);
+		// The fake logs the slow request once it has answered it, after the node gave up on it.
+		while (fake.control.requests.list().length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(fake.control.requests.list().map((r) => [r.path, r.fault])).toEqual([
+			['/account', null],
+			['/account', expect.stringMatching(/delay/)],
+		]);
+	});
+
 	test('a POST that meets a 429 waits Retry-After and is sent again', async () => {
 		fake.control.injectFault({ kind: 'error', status: 429, method: 'POST', path: '/feeds/:id/posts/:post/pin', retryAfter: 3 });
 		const run = await runNode(fake, { resource: 'post', operation: 'pin', feedId: feed(F.brandMentions), postId: String(P) });

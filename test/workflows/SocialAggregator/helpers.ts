@@ -1,4 +1,7 @@
+import { DirectoryLoader } from 'n8n-core';
+
 import { start, type FakeService, type RequestLogEntry } from '../../fake-service';
+import { SocialAggregator } from '../../../nodes/SocialAggregator/SocialAggregator.node';
 import { runWorkflow, type OutputItem, type RecordedError, type WorkflowJson, type WorkflowResult } from '../harness';
 
 export const NODE_TYPE = 'n8n-nodes-social-aggregator.socialAggregator';
@@ -12,6 +15,18 @@ export const NODE = 'Social Aggregator';
 export async function startFake(): Promise<FakeService> {
 	return await start({ port: 0, limits: { enabled: false }, allowHttpWebhooks: true });
 }
+
+/**
+ * The node as n8n loads it: n8n adds the "Request Options" collection (batching,
+ * timeout, proxy) to every declarative node when it reads the package.
+ */
+function loadedNode(): SocialAggregator {
+	const node = new SocialAggregator();
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	return node;
+}
+
+const nodeTypes = { [NODE_TYPE]: loadedNode() };
 
 export interface RunOptions {
 	/** The input items of the node (default: one empty item). */
@@ -61,6 +76,7 @@ export async function runNode(
 ): Promise<NodeRun> {
 	fake.control.requests.clear();
 	const result = await runWorkflow(workflow(parameters, options), {
+		nodeTypes,
 		credentials: {
 			socialAggregatorApi: { apiKey: options.apiKey ?? fake.control.keys.owner, baseUrl: `${fake.url}/` },
 		},
