@@ -178,6 +178,10 @@ describe('deliveries', () => {
 		const [d] = h.fake.control.webhooks.deliveries({ webhookId: w.id });
 		expect(d.state).toBe('succeeded');
 		expect(d.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
+		// Backoff: the gaps follow retryDelaysMs (10 ms, then 20 ms).
+		const at = d.attempts.map((a) => Date.parse(a.at));
+		expect(at[1] - at[0]).toBeGreaterThanOrEqual(9);
+		expect(at[2] - at[1]).toBeGreaterThanOrEqual(19);
 		expect((await h.api.get(`/webhooks/${w.id}`)).body.data.consecutive_failures).toBe(0);
 		rx.script = [500];
 		rx.fallback = 500;
