@@ -10,7 +10,8 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { apiErrorCode, apiErrorFromResponse, networkError } from '../shared/errors';
+import { CREDENTIAL_NAME } from '../shared/constants';
+import { apiErrorCode, apiErrorFromResponse, networkError, redact } from '../shared/errors';
 import { collectPages } from '../shared/pagination';
 import { decideRetry, DEFAULT_RETRY_POLICY, retryTiming, type AttemptOutcome, type RetryPolicy } from '../shared/retry';
 import { headerValue, isMalformed, networkCode } from '../shared/transport';
@@ -143,6 +144,37 @@ function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 }
 
 /**
+ * Whether an error code means the connection failed (reset, refused, timed out,
+ * name not resolved): system codes (`ECONNRESET`) and the few Node codes of the
+ * same kind. Codes such as `ERR_BAD_REQUEST` (an unsupported address) or
+ * `ERR_CANCELED` (the run was stopped) would fail again the same way.
+ */
+function isConnectionFailure(code: string): boolean {
+	if (!code.startsWith('ERR_')) return true;
+	return code === 'ERR_NETWORK' || code.startsWith('ERR_SOCKET_') || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+/**
+ * A request that failed before any answer, for a reason other than the
+ * network (a refused address, a cancelled run): its own words, with the API key
+ * cut out should they carry it, and none of the request's details.
+ */
+async function unsentError(this: IExecuteSingleFunctions, failure: unknown, itemIndex: number) {
+	const text = failure instanceof Error ? failure.message : String(failure);
+	let apiKey: string | undefined;
+	try {
+		apiKey = (await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, itemIndex)).apiKey;
+	} catch {
+		// Without the credential there is no key to cut out either.
+		apiKey = undefined;
+	}
+	return new NodeOperationError(this.getNode(), redact(text, [apiKey]), {
+		itemIndex,
+		description: 'The request to the service could not be sent.',
+	});
+}
+
+/**
  * One request with the package's retry and error rules. Resolves with a
  * success (2xx with a JSON or empty body); throws the NodeApiError the rules
  * give once retries are spent or not allowed.
@@ -181,7 +213,7 @@ async function sendWithRules(
 		} else {
 			const code = networkCode(failure);
 			// Only a failed connection is worth another attempt; anything else is not the network's doing.
-			if (!code || code === 'ERR_CANCELED') throw failure;
+			if (!code || !isConnectionFailure(code)) throw await unsentError.call(this, failure, itemIndex);
 			outcome = { kind: 'network', code };
 		}
 

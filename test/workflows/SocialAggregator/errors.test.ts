@@ -339,6 +339,22 @@ describe('retries on single-request operations', () => {
 		expect(run.error).toMatchObject({ httpCode: '503' });
 	});
 
+	test('a service that cannot be reached is tried as often as the policy allows, then named as such', async () => {
+		const run = await runNode(fake, { resource: 'account', operation: 'get' }, { baseUrl: 'http://127.0.0.1:1/v1' });
+		expect(run.error?.message).toBe('The service could not be reached (ECONNREFUSED) after 6 attempts');
+		expect(run.error?.description).toContain('Check the Base URL');
+		expect(waits).toHaveLength(5);
+		expect(run.result.dump()).not.toContain(fake.control.keys.owner);
+	});
+
+	test('an address the request cannot go to fails at once, without retries', async () => {
+		const run = await runNode(fake, { resource: 'account', operation: 'get' }, { baseUrl: 'ftp://127.0.0.1/v1' });
+		expect(run.error).toBeDefined();
+		expect(run.error?.description).toBe('The request to the service could not be sent.');
+		expect(waits).toEqual([]);
+		expect(run.result.dump()).not.toContain(fake.control.keys.owner);
+	});
+
 	test('a 429 that does not end gives up after the policy’s attempts, saying so', async () => {
 		fake.control.injectFault({ kind: 'error', status: 429, method: 'GET', path: '/account', count: 'always' });
 		const run = await runNode(fake, { resource: 'account', operation: 'get' });

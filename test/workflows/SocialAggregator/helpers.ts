@@ -35,6 +35,8 @@ export interface RunOptions {
 	/** The API key (default: the seeded owner of the Team account "acme"). */
 	apiKey?: string;
 	timezone?: string;
+	/** The credential's base URL (default: the fake's, with a trailing slash as users type it). */
+	baseUrl?: string;
 }
 
 /** Manual Trigger → Input (the given items) → Social Aggregator with `parameters`. */
@@ -78,7 +80,7 @@ export async function runNode(
 	const result = await runWorkflow(workflow(parameters, options), {
 		nodeTypes,
 		credentials: {
-			socialAggregatorApi: { apiKey: options.apiKey ?? fake.control.keys.owner, baseUrl: `${fake.url}/` },
+			socialAggregatorApi: { apiKey: options.apiKey ?? fake.control.keys.owner, baseUrl: options.baseUrl ?? `${fake.url}/` },
 		},
 	});
 	const error = result.error(NODE);
