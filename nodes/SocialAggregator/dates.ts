@@ -44,12 +44,20 @@ function zoneOffsetMs(timeZone: string, instant: Date): number {
 	return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
-/** The instant a wall-clock time names in a time zone. */
+/**
+ * The instant a wall-clock time names in a time zone. A time skipped by a
+ * clock change is read as the same clock time after the change (02:30 becomes
+ * 03:30 summer time); a time that happens twice is its first occurrence.
+ */
 function fromWallTime(timeZone: string, wallAsUtcMs: number): Date {
-	let guess = wallAsUtcMs - zoneOffsetMs(timeZone, new Date(wallAsUtcMs));
-	// Once more with the offset at the guess, which differs only around a clock change.
-	guess = wallAsUtcMs - zoneOffsetMs(timeZone, new Date(guess));
-	return new Date(guess);
+	const first = zoneOffsetMs(timeZone, new Date(wallAsUtcMs));
+	let guess = wallAsUtcMs - first;
+	const second = zoneOffsetMs(timeZone, new Date(guess));
+	if (second === first) return new Date(guess);
+	guess = wallAsUtcMs - second;
+	const third = zoneOffsetMs(timeZone, new Date(guess));
+	if (third === second) return new Date(guess);
+	return new Date(wallAsUtcMs - Math.min(second, third));
 }
 
 /** `YYYY-MM-DD` of an instant in a time zone. */
