@@ -99,6 +99,16 @@ export function requireUpdateFields(parameter: string, labels: Record<string, st
 	};
 }
 
+/** After the other steps: the request must carry at least one field to change. */
+export function requireChanges(collectionLabel: string): Prepare {
+	return function (this: IExecuteSingleFunctions, request, itemIndex) {
+		const body = request.body;
+		if (typeof body !== 'object' || body === null || Object.keys(body).length === 0) {
+			fail(this, itemIndex, 'Nothing to update', `Give a value to at least one field under "${collectionLabel}".`);
+		}
+	};
+}
+
 /** Numeric IDs chosen in a multi-select (or typed as an expression), sent as an array of numbers. */
 export function sendIdList(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {

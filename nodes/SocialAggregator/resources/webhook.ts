@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireId, requireUpdateFields, requireUrl, sendEvents } from '../checks';
+import { requireChanges, requireId, requireUpdateFields, requireUrl, sendEvents } from '../checks';
 import { listFields } from '../fields';
 import { route } from '../routing';
 
@@ -79,6 +79,7 @@ export const webhookDescription: INodeProperties[] = [
 							status: 'Status',
 						}),
 						sendEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
+						requireChanges('Update Fields'),
 					],
 				}),
 			},

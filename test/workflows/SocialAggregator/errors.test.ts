@@ -158,6 +158,11 @@ describe('input checks, before any request', () => {
 		['a webhook without events', { resource: 'webhook', operation: 'create', url: 'https://hooks.example.com/x' }, 'No events chosen [item 0]'],
 		['an update without fields', { resource: 'feed', operation: 'update', feedId: feed(F.reviews) }, 'Nothing to update [item 0]'],
 		[
+			'a webhook update whose only field is an empty event list',
+			{ resource: 'webhook', operation: 'update', webhookId: '1', updateFields: { events: [] } },
+			'Nothing to update [item 0]',
+		],
+		[
 			'an email that is none',
 			{ resource: 'user', operation: 'invite', email: 'not-an-email', role: 'collaborator' },
 			'The Email "not-an-email" is not an email address [item 0]',
