@@ -123,6 +123,6 @@ describe('real n8n with the packed package', () => {
 		run.assertSuccess();
 		const profiles = run.items('Look Up');
 		assert.ok(profiles.length > 0);
-		assert.equal(profiles[0].platform, 'twitter');
+		assert.equal(String(profiles[0].platform).toLowerCase(), 'twitter');
 	});
 });

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
+import type { FakeService } from '../../fake-service';
 import { REPO_ROOT } from './runtime';
 import { LOOPBACK } from './util';
 
@@ -21,8 +22,8 @@ export interface Backend {
 	url: string;
 	/** a ready API key (register it with the instance's redactor; never print it) */
 	apiKey: string;
-	/** the fake service, when test/fake-service is there */
-	fake?: FakeServiceLike;
+	/** the fake service (its control API steers it), when test/fake-service is there */
+	fake?: FakeService;
 	kind: 'fake-service' | 'stand-in';
 	close(): Promise<void>;
 }
@@ -61,6 +62,7 @@ export function fakeServiceAvailable(): boolean {
 function findApiKey(mod: FakeServiceModule, fake: FakeServiceLike): string {
 	const control = fake.control as Record<string, unknown> | undefined;
 	const candidates: unknown[] = [
+		(control?.keys as Record<string, unknown> | undefined)?.owner,
 		fake.apiKey,
 		control?.apiKey,
 		mod.DEMO_API_KEY,
@@ -83,7 +85,13 @@ export async function startBackend(options: Record<string, unknown> = {}): Promi
 	if (!mod && choice === 'fake') throw new Error('E2E_BACKEND=fake but test/fake-service exports no start()');
 	if (mod) {
 		const fake = await mod.start({ port: 0, allowHttpWebhooks: true, ...options });
-		return { url: fake.url, apiKey: findApiKey(mod, fake), fake, kind: 'fake-service', close: async () => await fake.close() };
+		return {
+			url: fake.url,
+			apiKey: findApiKey(mod, fake),
+			fake: fake as unknown as FakeService,
+			kind: 'fake-service',
+			close: async () => await fake.close(),
+		};
 	}
 	return await startStandIn();
 }

@@ -64,6 +64,11 @@ export interface StartOptions {
 	setupOwner?: boolean;
 	/** production webhook paths (`<webhookId>/<path>` or a node's path) to wait for */
 	webhooks?: Array<string | { path: string; method: string }>;
+	/**
+	 * ids of published workflows whose triggers must be active (their `create()` done, e.g.
+	 * the service subscription registered) before start() returns; implies the owner login
+	 */
+	published?: string[];
 }
 
 export interface ExecutionSummary {
@@ -148,7 +153,7 @@ export class N8n {
 			N8N_HOST: LOOPBACK,
 			N8N_PROTOCOL: 'http',
 			N8N_PORT: String(port),
-			WEBHOOK_URL: `http://${LOOPBACK}:${port}/`,
+			N8N_WEBHOOK_URL: `http://${LOOPBACK}:${port}/`,
 			N8N_EDITOR_BASE_URL: `http://${LOOPBACK}:${port}/`,
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
@@ -248,6 +253,30 @@ export class N8n {
 		}
 		const workflow = await this.rest<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
 		await this.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.versionId });
+		await this.waitForPublished(workflowId);
+	}
+
+	/**
+	 * Waits until n8n reports every trigger of a published workflow activated (n8n's publication
+	 * status): webhook triggers have run `checkExists`/`create`, pollers are scheduled. Throws
+	 * with n8n's error when a trigger failed to activate. Needs the server.
+	 */
+	async waitForPublished(workflowId: string, { timeoutMs = 60_000 } = {}): Promise<void> {
+		type Status = { status: string; triggers: Array<{ nodeId: string; status: string; errorMessage?: string | null }> };
+		const status = await waitFor(
+			`workflow ${workflowId} to be published`,
+			async () => {
+				const current = await this.rest<Status>('GET', `/rest/workflows/${workflowId}/publication-status`);
+				return ['published', 'partial', 'failed'].includes(current.status) ? current : undefined;
+			},
+			{ timeoutMs, intervalMs: 100 },
+		);
+		if (status.status !== 'published') {
+			const errors = status.triggers
+				.filter((trigger) => trigger.status !== 'activated')
+				.map((trigger) => `${trigger.nodeId}: ${trigger.errorMessage ?? trigger.status}`);
+			throw new Error(`workflow ${workflowId} publication ${status.status}: ${this.redact(errors.join('; '))}`);
+		}
 	}
 
 	/**
@@ -259,6 +288,7 @@ export class N8n {
 		timeoutMs = 120_000,
 		setupOwner = true,
 		webhooks = [],
+		published = [],
 	}: StartOptions = {}): Promise<{ readyMs: number; webhooksMs?: number }> {
 		if (this.running) throw new Error('n8n is already running');
 		this.port = await freePort();
@@ -300,15 +330,16 @@ export class N8n {
 			throw new Error(`${(error as Error).message}\n--- n8n log ---\n${log}`);
 		}
 		const readyMs = Date.now() - started;
+		if (setupOwner || published.length > 0) await this.setupOwner();
 		let webhooksMs: number | undefined;
-		if (webhooks.length > 0) {
+		if (webhooks.length > 0 || published.length > 0) {
 			for (const webhook of webhooks) {
 				const { path: webhookPath, method } = typeof webhook === 'string' ? { path: webhook, method: 'POST' } : webhook;
 				await this.waitForWebhook(webhookPath, { method });
 			}
+			for (const workflowId of published) await this.waitForPublished(workflowId);
 			webhooksMs = Date.now() - started;
 		}
-		if (setupOwner) await this.setupOwner();
 		return { readyMs, webhooksMs };
 	}
 

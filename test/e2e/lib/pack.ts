@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -32,6 +32,7 @@ export async function packPackage({ build = true }: { build?: boolean } = {}): P
 		if (result.code !== 0) throw new Error(`npm run build failed:\n${tail(result.stdout + result.stderr)}`);
 	}
 	const destination = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
+	process.once('exit', () => rmSync(destination, { recursive: true, force: true }));
 	const result = await runCommand('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: REPO_ROOT,
 		timeoutMs: 120_000,

@@ -45,7 +45,7 @@ export function e2eSuite(options: E2eSuiteOptions = {}): E2eContext {
 			if (options.start) {
 				const { readyMs, webhooksMs } = await ctx.n8n.start(startOptions);
 				recordTiming('n8n start until editor ready', readyMs);
-				if (webhooksMs !== undefined) recordTiming('n8n start until webhooks answer', webhooksMs);
+				if (webhooksMs !== undefined) recordTiming('n8n start until webhooks and triggers are active', webhooksMs);
 			}
 		},
 		{ timeout: 300_000 },
