@@ -110,6 +110,26 @@ describe('real n8n with the packed package', () => {
 		assert.deepEqual(execution.items('Webhook')[0].body, { hello: 'e2e' });
 	});
 
+	it('executes the Social Aggregator node against the fake service', async (t) => {
+		if (ctx.backend.kind !== 'fake-service') return t.skip('test/fake-service is not there yet');
+		if (!expectedNodeTypes().includes(`${PACKAGE_NAME}.socialAggregator`)) return t.skip('node not written yet');
+		const run = await ctx.n8n.run(
+			workflow('E2E account and feeds', [
+				node('socialAggregator', { resource: 'account', operation: 'get' }, { name: 'Account' }),
+				node('socialAggregator', { resource: 'feed', operation: 'getAll', returnAll: true }, { name: 'Feeds' }),
+			]),
+		);
+		run.assertSuccess();
+		recordTiming('n8n execute with the Social Aggregator node (wall)', run.wallMs);
+		recordTiming('n8n execute with the Social Aggregator node (workflow run)', run.runMs);
+		const [account] = run.items('Account');
+		assert.equal(typeof account.id, 'number', JSON.stringify(account));
+		const feeds = run.items('Feeds');
+		assert.ok(feeds.length > 1, `expected the seeded feeds, got ${feeds.length}`);
+		assert.ok(run.outputItems('Feeds').every((item) => item.pairedItem !== undefined), 'an item without pairedItem');
+		assert.ok(!run.output.includes(ctx.backend.apiKey), 'the API key appeared in the output');
+	});
+
 	it('executes the Social Aggregator Data node against the fake service', async (t) => {
 		if (ctx.backend.kind !== 'fake-service') return t.skip('test/fake-service is not there yet');
 		if (!expectedNodeTypes().includes(`${PACKAGE_NAME}.socialAggregatorData`)) return t.skip('node not written yet');

@@ -225,6 +225,18 @@ export class N8n {
 		return prepared.id;
 	}
 
+	/** Imports several workflows with one `n8n import:workflow` (one process start instead of many). */
+	async importWorkflows(workflows: Array<WorkflowSpec | string>): Promise<string[]> {
+		const prepared = workflows.map((workflow) => prepareWorkflow(workflow, this.defaultCredential, this.credentialIds));
+		const file = this.writeTemp('workflows', prepared);
+		try {
+			await this.cliOk(['import:workflow', `--input=${file}`], new RegExp(`Successfully imported ${prepared.length} workflow`));
+		} finally {
+			rmSync(file, { force: true });
+		}
+		return prepared.map((workflow) => workflow.id);
+	}
+
 	/** `n8n execute --id --rawOutput` in its own process; the run comes back parsed. */
 	async execute(workflowId: string, { timeoutMs = 180_000 } = {}): Promise<ExecutionResult> {
 		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs });
