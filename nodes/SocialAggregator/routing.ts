@@ -11,10 +11,9 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
-import { apiErrorCode, apiErrorFromResponse, networkError, redact } from '../shared/errors';
+import { apiErrorCode } from '../shared/errors';
 import { collectPages } from '../shared/pagination';
-import { decideRetry, DEFAULT_RETRY_POLICY, retryTiming, type AttemptOutcome, type RetryPolicy } from '../shared/retry';
-import { headerValue, isMalformed, networkCode } from '../shared/transport';
+import { sendWithRules, type FullResponse } from '../shared/transport';
 import type { ListMeta } from '../shared/types';
 
 /*
@@ -70,11 +69,7 @@ export interface RouteSpec {
 }
 
 /** The whole response of one attempt, kept by `keepFullResponse`. */
-interface Answer {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
+type Answer = FullResponse;
 
 /**
  * postReceive of every operation: keeps the status, headers and body so that
@@ -144,110 +139,32 @@ function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 }
 
 /**
- * Whether an error code means the connection failed (reset, refused, timed out,
- * name not resolved): system codes (`ECONNRESET`) and the few Node codes of the
- * same kind. Codes such as `ERR_BAD_REQUEST` (an unsupported address) or
- * `ERR_CANCELED` (the run was stopped) would fail again the same way.
+ * One request with the package's retry and error rules (`sendWithRules`):
+ * routing builds the request, the shared rules decide what to do with the answer.
  */
-function isConnectionFailure(code: string): boolean {
-	if (!code.startsWith('ERR_')) return true;
-	return code === 'ERR_NETWORK' || code.startsWith('ERR_SOCKET_') || code === 'ERR_STREAM_PREMATURE_CLOSE';
-}
-
-/**
- * A request that failed before any answer, for a reason other than the
- * network (a refused address, a cancelled run): its own words, with the API key
- * cut out should they carry it, and none of the request's details.
- */
-async function unsentError(this: IExecuteSingleFunctions, failure: unknown, itemIndex: number) {
-	const text = failure instanceof Error ? failure.message : String(failure);
-	let apiKey: string | undefined;
-	try {
-		apiKey = (await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, itemIndex)).apiKey;
-	} catch {
-		// Without the credential there is no key to cut out either.
-		apiKey = undefined;
-	}
-	return new NodeOperationError(this.getNode(), redact(text, [apiKey]), {
-		itemIndex,
-		description: 'The request to the service could not be sent.',
-	});
-}
-
-/**
- * One request with the package's retry and error rules. Resolves with a
- * success (2xx with a JSON or empty body); throws the NodeApiError the rules
- * give once retries are spent or not allowed.
- */
-async function sendWithRules(
+async function sendByRules(
 	this: IExecutePaginationFunctions,
 	base: RequestData,
 	qs: IDataObject,
 	itemIndex: number,
 ): Promise<Answer> {
-	const method = String(base.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
-	const policy: RetryPolicy = DEFAULT_RETRY_POLICY;
-	let waitedMs = 0;
-	for (let attempt = 1; ; attempt++) {
-		let answer: Answer | undefined;
-		let failure: unknown;
+	const send = async (): Promise<Answer> => {
+		const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
+		return item?.json as unknown as Answer;
+	};
+	const secrets = async () => {
 		try {
-			const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
-			answer = item?.json as unknown as Answer;
-		} catch (error) {
-			failure = error;
+			return [(await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, itemIndex)).apiKey];
+		} catch {
+			// Without the credential there is no key to cut out either.
+			return [];
 		}
-
-		let outcome: AttemptOutcome;
-		if (answer) {
-			if (answer.statusCode < 300) {
-				if (!isMalformed(answer)) return answer;
-				outcome = { kind: 'malformed' };
-			} else {
-				outcome = {
-					kind: 'status',
-					statusCode: answer.statusCode,
-					retryAfter: headerValue(answer.headers, 'retry-after'),
-				};
-			}
-		} else {
-			const code = networkCode(failure);
-			// Only a failed connection is worth another attempt; anything else is not the network's doing.
-			if (!code || !isConnectionFailure(code)) throw await unsentError.call(this, failure, itemIndex);
-			outcome = { kind: 'network', code };
-		}
-
-		const decision = decideRetry(method, outcome, attempt, waitedMs, policy);
-		if (decision.retry) {
-			await retryTiming.sleep(decision.delayMs);
-			waitedMs += decision.delayMs;
-			continue;
-		}
-
-		const node = this.getNode();
-		if (outcome.kind === 'network') throw networkError(node, { code: outcome.code }, attempt, itemIndex);
-		if (outcome.kind === 'malformed') {
-			const times = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
-			throw apiErrorFromResponse(
-				node,
-				{
-					statusCode: answer!.statusCode,
-					body: {
-						error: {
-							code: 'malformed_response',
-							message: `The service answered with a body that is not JSON (after ${times})`,
-						},
-					},
-				},
-				itemIndex,
-			);
-		}
-		const error = apiErrorFromResponse(node, answer!, itemIndex);
-		if (outcome.statusCode === 429 && decision.reason !== 'final') {
-			error.message = `The service kept answering 429 (rate limit exceeded) after ${attempt} attempt${attempt === 1 ? '' : 's'} and ${Math.round(waitedMs / 1000)} s of waiting`;
-		}
-		throw error;
-	}
+	};
+	return await sendWithRules(this.getNode(), send, {
+		method: String(base.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods,
+		itemIndex,
+		secrets,
+	});
 }
 
 /** `{ data }` as output items: one per element of a list, one for an object; an empty answer as a success. */
@@ -289,7 +206,7 @@ async function pagedList(this: IExecutePaginationFunctions, requestData: Request
 		limit,
 		key: itemKey,
 		fetchPage: async (page, perPage) => {
-			const answer = await sendWithRules.call(this, requestData, { page, per_page: perPage }, itemIndex);
+			const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex);
 			const body = isPlainObject(answer.body) ? answer.body : {};
 			const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
 			return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
@@ -338,7 +255,7 @@ function sender(spec: RouteSpec) {
 			if (spec.list === 'paged') {
 				results = await pagedList.call(this, requestData, itemIndex);
 			} else {
-				const answer = await sendWithRules.call(this, requestData, {}, itemIndex);
+				const answer = await sendByRules.call(this, requestData, {}, itemIndex);
 				if (spec.deletes) {
 					results = [{ deleted: true, id: numberIfNumeric(parameterText.call(this, spec.deletes)) }];
 				} else {

@@ -10,19 +10,37 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** One sentence per status that tells the user what to do next. */
+/** One sentence per status (and, where one status means several things, per code) that tells the user what to do next. */
 const STATUS_ADVICE: Record<number, string> = {
 	401: 'The API key was refused. Check the key in the Social Aggregator API credential; temporary keys expire after 2 or 12 hours.',
-	403: 'The account does not allow this. Sign-in tokens must be enabled for the account in the dashboard.',
+	402: 'The account has run out of credits. Add credits or upgrade the plan, then run the node again.',
+	403: 'The API key is not allowed to do this. Inviting users and creating sign-in tokens need an owner or manager key.',
 	404: 'Nothing was found at that ID. Check the ID; a sign-in token for a feed also needs the collaborator to be assigned to that feed.',
 	410: 'The authorization request is gone: it was denied, it expired, or its key was already delivered. Request a new key.',
 	422: 'The service refused the input. Correct the fields listed above and run the node again.',
 	429: 'The service kept answering 429 (rate limit exceeded). Run again later, spread the work over time, or use a key with a higher limit.',
 };
 
+const CODE_ADVICE: Record<string, string> = {
+	sign_in_tokens_disabled: 'Sign-in tokens are not enabled for this account. Enable them in the dashboard first.',
+	email_confirmation_required:
+		'The temporary key works once its email address is confirmed: open the confirmation email, then run the node again (the same key then works).',
+};
+
 const SERVER_ADVICE = 'The service had a problem. Run the node again in a moment.';
 
-export function adviceFor(statusCode: number): string | undefined {
+/**
+ * What to do about an error. A 422 that came with an upgrade or connection
+ * action is answered by the action's link; one without field details gets no
+ * advice about fields.
+ */
+export function adviceFor(
+	statusCode: number,
+	code?: string,
+	context: { hasDetails?: boolean; hasAction?: boolean } = {},
+): string | undefined {
+	if (code && CODE_ADVICE[code]) return CODE_ADVICE[code];
+	if (statusCode === 422 && (context.hasAction || !context.hasDetails)) return undefined;
 	if (STATUS_ADVICE[statusCode]) return STATUS_ADVICE[statusCode];
 	if (statusCode >= 500) return SERVER_ADVICE;
 	return undefined;
@@ -81,18 +99,23 @@ export function apiErrorFromResponse(node: INode, response: ApiResponse, itemInd
 	let message: string;
 	let code: string | undefined;
 	const lines: string[] = [];
+	let hasDetails = false;
+	let hasAction = false;
 
 	if (isEnvelope(body)) {
 		message = body.error.message;
 		code = body.error.code;
-		lines.push(...describeDetails(body.error.details));
+		const details = describeDetails(body.error.details);
+		hasDetails = details.length > 0;
+		lines.push(...details);
 		const action = describeAction(body.error.action);
+		hasAction = action !== undefined;
 		if (action) lines.push(action);
 	} else {
 		message = `The service answered HTTP ${statusCode}`;
 	}
 
-	const advice = adviceFor(statusCode);
+	const advice = adviceFor(statusCode, code, { hasDetails, hasAction });
 	if (advice) lines.push(advice);
 	if (code) lines.push(`Error code: ${code}`);
 

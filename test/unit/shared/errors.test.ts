@@ -59,9 +59,39 @@ describe('apiErrorFromResponse', () => {
 		}
 	});
 
-	it.each([401, 403, 404, 410, 422, 429])('gives advice for status %i', (status) => {
+	it.each([
+		[401, 'credential'],
+		[402, 'credits'],
+		[403, 'owner or manager'],
+		[404, 'Check the ID'],
+		[410, 'Request a new key'],
+		[429, 'Run again later'],
+		[503, 'again in a moment'],
+	])('tells what to do about status %i', (status, advice) => {
 		const error = apiErrorFromResponse(NODE, { statusCode: status, body: { error: { code: 'x', message: 'm' } } });
-		expect(error.description?.split('\n').length).toBeGreaterThanOrEqual(2);
+		expect(error.description).toContain(advice);
+	});
+
+	it('advises on fields only when the service named some', () => {
+		const withFields = apiErrorFromResponse(NODE, {
+			statusCode: 422,
+			body: { error: { code: 'validation_failed', message: 'm', details: { name: ['is required'] } } },
+		});
+		expect(withFields.description).toContain('Correct the fields listed above');
+		const limit = apiErrorFromResponse(NODE, {
+			statusCode: 422,
+			body: { error: { code: 'feed_limit_reached', message: 'm', details: {}, action: upgradeAction } },
+		});
+		expect(limit.description).not.toContain('fields');
+	});
+
+	it.each([
+		['sign_in_tokens_disabled', 403, 'Sign-in tokens are not enabled'],
+		['email_confirmation_required', 403, 'confirmation email'],
+	])('gives the advice of code %s', (code, status, advice) => {
+		const error = apiErrorFromResponse(NODE, { statusCode: status, body: { error: { code, message: 'm' } } });
+		expect(error.description).toContain(advice);
+		expect(error.description).not.toContain('owner or manager');
 	});
 
 	it('names the plan to upgrade to', () => {

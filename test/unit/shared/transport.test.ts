@@ -121,6 +121,16 @@ describe('transport', () => {
 		expect(response.statusCode).toBe(410);
 	});
 
+	it('fails at once, without the key, when the request cannot be sent at all', async () => {
+		const apiKey = 'sag_live_invalidurl987654';
+		const cause = Object.assign(new TypeError(`Invalid URL: http://x/?k=${apiKey}`), { code: 'ERR_INVALID_URL' });
+		const { context, requests } = scriptedContext([{ throws: cause }, ok({})], apiKey);
+		const error = await apiRequest.call(context, { method: 'GET', path: '/account' }).catch((e: Error) => e);
+		expect((error as Error).message).toContain('Invalid URL');
+		expect((error as Error).message).not.toContain(apiKey);
+		expect(requests).toHaveLength(1);
+	});
+
 	describe('the API key never leaks', () => {
 		const leaks = (error: unknown, key: string) => {
 			const e = error as { message: string; description?: string };
