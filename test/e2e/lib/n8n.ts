@@ -16,8 +16,11 @@ import {
 	LOOPBACK,
 	randomId,
 	Redactor,
+	registerCleanup,
 	runCommand,
 	tail,
+	trackGroup,
+	untrackGroup,
 	waitFor,
 	type CommandResult,
 } from './util';
@@ -108,6 +111,7 @@ export class N8n {
 	private cookie?: string;
 	private owner?: Owner;
 	private readonly credentialIds = new Set<string>();
+	private forgetCleanup?: () => void;
 
 	private constructor(runtime: N8nRuntime, userFolder: string, options: N8nOptions) {
 		this.runtime = runtime;
@@ -116,6 +120,7 @@ export class N8n {
 		this.logLevel = options.logLevel ?? 'debug';
 		this.keep = options.keep ?? process.env.E2E_KEEP === '1';
 		this.redactor.add(this.encryptionKey);
+		if (!this.keep) this.forgetCleanup = registerCleanup(() => rmSync(userFolder, { recursive: true, force: true }));
 	}
 
 	static async create(options: N8nOptions = {}): Promise<N8n> {
@@ -314,6 +319,7 @@ export class N8n {
 			detached: true,
 		});
 		this.server = child;
+		trackGroup(child.pid);
 		const onData = (chunk: Buffer) => {
 			const text = chunk.toString('utf8');
 			this.serverLog += text;
@@ -372,6 +378,7 @@ export class N8n {
 		}
 		// the task runner and anything else n8n spawned share its process group
 		killGroup(child.pid, 'SIGKILL');
+		untrackGroup(child.pid);
 		this.server = undefined;
 		this.cookie = undefined;
 		await new Promise<void>((resolve) => (this.serverLogFile ? this.serverLogFile.end(resolve) : resolve()));
@@ -386,6 +393,7 @@ export class N8n {
 			return;
 		}
 		rmSync(this.userFolder, { recursive: true, force: true, maxRetries: 3 });
+		this.forgetCleanup?.();
 	}
 
 	/** Everything `n8n start` printed so far (secrets redacted). */

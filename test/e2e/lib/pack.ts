@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { PACKAGE_NAME, REPO_ROOT } from './runtime';
-import { runCommand, tail } from './util';
+import { registerCleanup, runCommand, tail } from './util';
 
 export interface PackedPackage {
 	tarball: string;
@@ -32,7 +32,7 @@ export async function packPackage({ build = true }: { build?: boolean } = {}): P
 		if (result.code !== 0) throw new Error(`npm run build failed:\n${tail(result.stdout + result.stderr)}`);
 	}
 	const destination = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
-	process.once('exit', () => rmSync(destination, { recursive: true, force: true }));
+	registerCleanup(() => rmSync(destination, { recursive: true, force: true }));
 	const result = await runCommand('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: REPO_ROOT,
 		timeoutMs: 120_000,

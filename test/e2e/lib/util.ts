@@ -93,6 +93,7 @@ export async function runCommand(
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
 		});
+		trackGroup(child.pid);
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -111,6 +112,8 @@ export async function runCommand(
 		});
 		child.on('close', (code, signal) => {
 			if (timer) clearTimeout(timer);
+			killGroup(child.pid, 'SIGKILL'); // anything it left behind in its group
+			untrackGroup(child.pid);
 			const result: CommandResult = {
 				code,
 				signal,
@@ -137,15 +140,61 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
 	try {
 		process.kill(-pid, signal);
 	} catch {
-		try {
-			process.kill(pid, signal);
-		} catch {
-			// already gone
-		}
+		// the group is gone
 	}
 }
 
 /** The last `maxChars` characters of a log, for error messages. */
 export function tail(text: string, maxChars = 4000): string {
 	return text.length <= maxChars ? text : `…${text.slice(-maxChars)}`;
+}
+
+/**
+ * Process groups this test process started and has not stopped yet. They lead their own
+ * groups (so n8n's task runners go with them), which also means they would outlive a test
+ * process that dies: on exit, SIGINT or SIGTERM every one still listed is killed.
+ */
+const liveGroups = new Set<number>();
+const cleanups = new Set<() => void>();
+let exitHooksInstalled = false;
+
+export function trackGroup(pid: number | undefined): void {
+	if (pid === undefined) return;
+	liveGroups.add(pid);
+	installExitHooks();
+}
+
+/** A synchronous cleanup (e.g. removing a temp folder) run if the process exits before it is undone. */
+export function registerCleanup(cleanup: () => void): () => void {
+	cleanups.add(cleanup);
+	installExitHooks();
+	return () => cleanups.delete(cleanup);
+}
+
+function installExitHooks(): void {
+	if (exitHooksInstalled) return;
+	exitHooksInstalled = true;
+	const killAll = () => {
+		for (const group of liveGroups) killGroup(group, 'SIGKILL');
+		liveGroups.clear();
+		for (const cleanup of cleanups) {
+			try {
+				cleanup();
+			} catch {
+				// best effort while exiting
+			}
+		}
+		cleanups.clear();
+	};
+	process.once('exit', killAll);
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.once(signal, () => {
+			killAll();
+			process.exit(signal === 'SIGINT' ? 130 : 143);
+		});
+	}
+}
+
+export function untrackGroup(pid: number | undefined): void {
+	if (pid !== undefined) liveGroups.delete(pid);
 }
