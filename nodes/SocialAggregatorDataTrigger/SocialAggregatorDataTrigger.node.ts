@@ -8,8 +8,10 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
-import { dataSearchProblems, describeProblems, platformLabel, type DataSearch } from '../shared/dataSearch';
+import { AUTO_DETECT, checkDataSearch, platformLabel, type DataSearch } from '../shared/dataSearch';
+import { dataSearchFields } from '../shared/dataSearchFields';
 import { getDataPlatforms } from '../shared/loadOptions';
+import { refusalError } from '../shared/refusal';
 import { apiRequest } from '../shared/transport';
 import type { DataPostsResponse } from '../shared/types';
 import {
@@ -46,45 +48,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Term',
-				name: 'term',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: '#n8n',
-				description:
-					'A handle, hashtag or keyword, read according to Term Type; for Google reviews, a place ID from a profile lookup',
-			},
-			{
-				displayName: 'Platform Names or IDs',
-				name: 'platforms',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getDataPlatforms' },
-				required: true,
-				default: [],
-				description:
-					'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-			},
-			{
-				displayName: 'Term Type',
-				name: 'termType',
-				type: 'options',
-				options: [
-					{
-						name: 'Auto-Detect',
-						value: 'auto',
-						description: 'A term starting with # is a hashtag; anything else is a username',
-					},
-					{ name: 'Channel', value: 'channel', description: 'A YouTube channel or a subreddit' },
-					{ name: 'Hashtag', value: 'hashtag' },
-					{ name: 'Mentions', value: 'mentions', description: 'A keyword search (X, Reddit, TikTok)' },
-					{ name: 'Reviews', value: 'reviews', description: 'Google reviews of a place ID' },
-					{ name: 'Username', value: 'username' },
-				],
-				default: 'auto',
-				description: 'How the term is read; applied to every chosen platform',
-			},
+			...dataSearchFields(),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -204,16 +168,13 @@ export class SocialAggregatorDataTrigger implements INodeType {
 
 /** The search the parameters describe, refused before any request when SPEC.md rules it out. */
 function validatedSearch(ctx: IPollFunctions): DataSearch {
-	const { search, problems } = dataSearchProblems({
+	const checked = checkDataSearch({
 		term: ctx.getNodeParameter('term', ''),
 		platforms: ctx.getNodeParameter('platforms', []),
-		termType: ctx.getNodeParameter('termType', 'auto'),
+		termType: ctx.getNodeParameter('termType', AUTO_DETECT),
 	});
-	if (problems.length > 0) {
-		const { message, description } = describeProblems(problems);
-		throw new NodeOperationError(ctx.getNode(), message, { description });
-	}
-	return search;
+	if (!checked.ok) throw refusalError(ctx.getNode(), checked.refusal, undefined, checked.also);
+	return checked.value;
 }
 
 /** Logs failed platforms; fails the poll when every platform failed and no status items are wanted. */

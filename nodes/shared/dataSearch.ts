@@ -1,32 +1,27 @@
 import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, PLATFORM_DISPLAY_NAMES, type DataTermType } from './constants';
+import { refuse, type Checked, type InputRefusal } from './refusal';
 
 /**
- * Checks of a Data API post search made before any request (and any credit)
- * is spent, following SPEC.md's table of platforms and term types.
+ * Checks of a Data API search made before any request (and any credit) is
+ * spent, following SPEC.md's table of platforms and term types. The Data node
+ * (Posts → Search, Profiles → Look Up) and the Data Trigger share them.
  */
-
-export interface DataSearchInput {
-	term: unknown;
-	/** Platform names as chosen or typed (any case; an array or a comma-separated string). */
-	platforms: unknown;
-	/** A term type, or empty / `auto` to let the service infer it from the term. */
-	termType?: unknown;
-}
 
 export interface DataSearch {
 	term: string;
 	/** Canonical platform names (as SPEC.md spells them), in the order given, without repeats. */
 	platforms: string[];
-	/** The term type to send; undefined to let the service infer it. */
+	/** The term type to send; undefined to let the service infer it (auto-detect). */
 	termType?: DataTermType;
 }
 
-export interface DataSearchProblem {
-	/** The parameter at fault: `term`, `platforms` or `termType`. */
-	field: 'term' | 'platforms' | 'termType';
-	message: string;
-	platform?: string;
+export interface CheckedDataSearch extends DataSearch {
+	/** The term type each platform will apply, after auto-detection. */
+	resolved: Record<string, DataTermType>;
 }
+
+/** The Term Type value that leaves `term_type` out, so the service infers it from the term. */
+export const AUTO_DETECT = 'auto';
 
 export function platformLabel(platform: string): string {
 	return PLATFORM_DISPLAY_NAMES[platform] ?? platform;
@@ -42,81 +37,137 @@ export function canonicalPlatform(name: string): string | undefined {
 	);
 }
 
-/** The term type the service applies when none is sent (SPEC.md: `#` hashtag, else username). */
+/** The term type the service applies when none is sent (SPEC.md, GET /data/posts: `#` hashtag, else username). */
 export function inferredTermType(term: string): DataTermType {
 	return term.trim().startsWith('#') ? 'hashtag' : 'username';
 }
 
-function platformList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map((v) => String(v ?? '').trim()).filter(Boolean);
-	if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
-	return [];
+/** A list parameter that may arrive as an array (the multi-select) or as comma-separated text (an expression). */
+export function toList(value: unknown): string[] {
+	const raw = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value ?? '').split(',');
+	return raw.map((v) => v.trim()).filter((v) => v !== '');
 }
 
-/** Every problem of a search, none when it may be sent. */
-export function dataSearchProblems(input: DataSearchInput): { search: DataSearch; problems: DataSearchProblem[] } {
-	const problems: DataSearchProblem[] = [];
-	const term = typeof input.term === 'string' || typeof input.term === 'number' ? String(input.term).trim() : '';
-	if (!term) problems.push({ field: 'term', message: 'Term is empty: enter a handle, hashtag, keyword or place ID' });
-
+/** Every fault of a platform choice, and the platforms as request names, without duplicates, in the order given. */
+function platformRefusals(value: unknown, field: string): { platforms: string[]; refusals: InputRefusal[] } {
+	const names = toList(value);
+	if (names.length === 0) {
+		return { platforms: [], refusals: [{ field, reason: 'no platform is chosen', hint: 'Choose at least one platform.' }] };
+	}
 	const platforms: string[] = [];
-	const given = platformList(input.platforms);
-	if (given.length === 0) problems.push({ field: 'platforms', message: 'Choose at least one platform' });
-	for (const name of given) {
+	const refusals: InputRefusal[] = [];
+	for (const name of names) {
 		const platform = canonicalPlatform(name);
 		if (!platform) {
-			problems.push({
-				field: 'platforms',
+			refusals.push({
+				field,
 				platform: name,
-				message: `Platform "${name}" is not a Data API platform. Choose from: ${Object.keys(DATA_API_TERM_TYPES).map(platformLabel).join(', ')}`,
+				reason: `"${name}" is not a platform the Data API can search without a connected account`,
+				hint: `Known platforms: ${Object.keys(DATA_API_TERM_TYPES).join(', ')}.`,
 			});
 		} else if (!platforms.includes(platform)) {
 			platforms.push(platform);
 		}
 	}
-
-	const rawType = typeof input.termType === 'string' ? input.termType.trim() : '';
-	let termType: DataTermType | undefined;
-	if (rawType && rawType !== 'auto') {
-		if ((DATA_TERM_TYPES as string[]).includes(rawType)) {
-			termType = rawType as DataTermType;
-		} else {
-			problems.push({
-				field: 'termType',
-				message: `Term type "${rawType}" is unknown. Use one of: ${DATA_TERM_TYPES.join(', ')}`,
-			});
-		}
-	}
-
-	if (term && (termType || !rawType || rawType === 'auto')) {
-		const effective = termType ?? inferredTermType(term);
-		for (const platform of platforms) {
-			const allowed = DATA_API_TERM_TYPES[platform];
-			if (allowed.includes(effective)) continue;
-			const how = termType ? `term type "${effective}"` : `the inferred term type "${effective}"`;
-			problems.push({
-				field: 'termType',
-				platform,
-				message: `${platformLabel(platform)} does not take ${how}; it takes ${allowed.join(' or ')}`,
-			});
-		}
-	}
-
-	return { search: { term, platforms, termType }, problems };
+	return { platforms, refusals };
 }
 
-/** One message naming each field at fault, for a `NodeOperationError`. */
-export function describeProblems(problems: DataSearchProblem[]): { message: string; description: string } {
-	const fields = Array.from(new Set(problems.map((p) => p.field)));
-	const labels: Record<DataSearchProblem['field'], string> = {
-		term: 'Term',
-		platforms: 'Platforms',
-		termType: 'Term Type',
-	};
-	const message =
-		problems.length === 1
-			? `${labels[problems[0].field]}: ${problems[0].message}`
-			: `Invalid ${fields.map((f) => labels[f]).join(', ')}: ${problems[0].message}`;
-	const description = problems.map((p) => `${labels[p.field]}: ${p.message}`).join('\n');
-	return { message, description };
+function checked<T>(value: T, refusals: InputRefusal[]): Checked<T> {
+	if (refusals.length === 0) return { ok: true, value };
+	const [refusal, ...also] = refusals;
+	return also.length > 0 ? { ok: false, refusal, also } : refuse(refusal);
+}
+
+/** The platforms chosen, as request names, without duplicates, in the order given. */
+export function checkPlatforms(value: unknown, field = 'Platforms'): Checked<string[]> {
+	const { platforms, refusals } = platformRefusals(value, field);
+	return checked(platforms, refusals);
+}
+
+function allowedText(platform: string): string {
+	const allowed = DATA_API_TERM_TYPES[platform] ?? [];
+	return allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
+}
+
+/** Advice per platform whose term types cannot be auto-detected. */
+const TERM_TYPE_HINTS: Record<string, string> = {
+	Reddit: 'Reddit needs an explicit Term Type: Channel for a subreddit, or Mentions for a keyword search.',
+	Google:
+		'Google reviews need Term Type Reviews and a place ID as the term (Profiles → Look Up on Google returns it), and Reviews applies to Google only, so search Google in a node of its own.',
+};
+
+function termRefusal(value: unknown, term: string): InputRefusal | undefined {
+	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
+		const kind = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+		return { field: 'Term', reason: `the term is ${kind}, not text`, hint: 'Enter a handle, hashtag, keyword or place ID.' };
+	}
+	if (term === '') {
+		return { field: 'Term', reason: 'the term is empty', hint: 'Enter a handle, hashtag, keyword or place ID.' };
+	}
+	if (term === '#' || term === '@') {
+		return { field: 'Term', reason: `the term "${term}" has a prefix but no name` };
+	}
+	return undefined;
+}
+
+/**
+ * Checks a search before any request: a term, known platforms, and a term type
+ * (chosen, or the one auto-detection resolves to) that every platform takes.
+ * Every fault is reported, the first as the refusal.
+ */
+export function checkDataSearch(raw: { term: unknown; platforms: unknown; termType: unknown }): Checked<CheckedDataSearch> {
+	const term = typeof raw.term === 'string' || typeof raw.term === 'number' ? String(raw.term).trim() : '';
+	const badTerm = termRefusal(raw.term, term);
+	const refusals: InputRefusal[] = badTerm ? [badTerm] : [];
+
+	const { platforms, refusals: badPlatforms } = platformRefusals(raw.platforms, 'Platforms');
+	refusals.push(...badPlatforms);
+
+	const chosen = String(raw.termType ?? AUTO_DETECT).trim() || AUTO_DETECT;
+	let termType: DataTermType | undefined;
+	if (chosen !== AUTO_DETECT) {
+		if (DATA_TERM_TYPES.includes(chosen as DataTermType)) {
+			termType = chosen as DataTermType;
+		} else {
+			refusals.push({
+				field: 'Term Type',
+				reason: `"${chosen}" is not a term type`,
+				hint: `Use one of: ${DATA_TERM_TYPES.join(', ')}, or auto-detect.`,
+			});
+		}
+	}
+
+	const resolved: Record<string, DataTermType> = {};
+	// Which term type applies can be told only of a usable term and a known term type.
+	if (!badTerm && (termType || chosen === AUTO_DETECT)) {
+		const applied = termType ?? inferredTermType(term);
+		for (const platform of platforms) {
+			const allowed = DATA_API_TERM_TYPES[platform] ?? [];
+			if (allowed.includes(applied)) {
+				resolved[platform] = applied;
+				continue;
+			}
+			const how = termType
+				? `Term Type ${applied} is applied to every platform`
+				: `auto-detect reads "${term}" as ${applied}`;
+			refusals.push({
+				field: 'Term Type',
+				platform,
+				reason: `${platformLabel(platform)} does not take ${applied} terms (${how}); it takes ${allowedText(platform)}`,
+				hint:
+					TERM_TYPE_HINTS[platform] ??
+					`Choose a Term Type ${platformLabel(platform)} takes, or search it in a node of its own.`,
+			});
+		}
+		if (applied === 'reviews' && (/^[#@]/.test(term) || /\s/.test(term))) {
+			refusals.push({
+				field: 'Term',
+				platform: 'Google',
+				reason: `Google reviews take a place ID, and "${term}" is not one`,
+				hint: TERM_TYPE_HINTS.Google,
+			});
+		}
+	}
+
+	return checked({ term, platforms, termType, resolved }, refusals);
 }

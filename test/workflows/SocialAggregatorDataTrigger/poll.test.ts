@@ -109,7 +109,7 @@ describe('Social Aggregator Data Trigger against the service', () => {
 	test.each([
 		[{ term: '  ' }, 'Term'],
 		[{ platforms: ['Bluesky', 'Orkut'] }, 'Orkut'],
-		[{ platforms: ['Reddit'], termType: 'hashtag' }, 'Reddit does not take term type "hashtag"'],
+		[{ platforms: ['Reddit'], termType: 'hashtag' }, 'Invalid Term Type (platform Reddit): Reddit does not take hashtag terms'],
 	])('refuses %j before any request', async (parameters, message) => {
 		const harness = trigger({ parameters });
 		await expect(harness.poll()).rejects.toThrow(message);

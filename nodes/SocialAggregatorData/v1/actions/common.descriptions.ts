@@ -34,18 +34,3 @@ export const platformRetriesOption: INodeProperties = {
 	description:
 		'How many more times a platform that answered fetch_timeout or platform_error is asked. Retries ride along with the other platforms’ next request; they cost that platform’s credits again.',
 };
-
-/** The platforms multi-select: live from GET /platforms (connection-free ones), SPEC.md’s table as fallback. */
-export function platformsField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
-	return {
-		displayName: 'Platform Names or IDs',
-		name: 'platforms',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getDataPlatforms' },
-		required: true,
-		default: [],
-		description:
-			'Platforms that can be searched without a connected account. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions,
-	};
-}

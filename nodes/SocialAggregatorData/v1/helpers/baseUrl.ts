@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { refusalError } from '../../../shared/refusal';
 import { getBaseUrl } from '../../../shared/transport';
-import { refusalError } from './errors';
 import { checkBaseUrl } from './input';
 
 /**

@@ -1,141 +1,14 @@
-import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, type DataTermType } from '../../../shared/constants';
-import { canonicalPlatform, inferredTermType, platformLabel } from '../../../shared/dataSearch';
+import { canonicalPlatform, checkPlatforms, toList } from '../../../shared/dataSearch';
+import { refuse, type Checked } from '../../../shared/refusal';
 
 /**
- * Input checks against SPEC.md's table of Data API platforms and term types.
- * Everything here is pure: the operations turn a refusal into a
- * NodeOperationError that names the field, the item and the platform, before
- * any request is sent (and any credit spent).
+ * Input checks of the Data node's own parameters (resume cursors, profile
+ * handles, key issuance). Everything here is pure: the operations turn a
+ * refusal into a NodeOperationError that names the field, the item and the
+ * platform, before any request is sent (and any credit spent). The search
+ * inputs (term, platforms, term type) are checked in nodes/shared/dataSearch.ts,
+ * shared with the Data Trigger.
  */
-
-/** Why an input was refused: the parameter, the platform when one is at fault, and the reason. */
-export interface InputRefusal {
-	field: string;
-	platform?: string;
-	reason: string;
-	/** What the user can do about it. */
-	hint?: string;
-}
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; refusal: InputRefusal };
-
-const refuse = <T>(refusal: InputRefusal): Checked<T> => ({ ok: false, refusal });
-
-export const AUTO_DETECT = 'auto';
-
-// Platform names and auto-detection are shared with the Data Trigger (nodes/shared/dataSearch.ts).
-export { canonicalPlatform, platformLabel };
-
-/** The term type the service applies to a term when `term_type` is omitted (SPEC.md, GET /data/posts). */
-export const autoDetectTermType = inferredTermType;
-
-/** A list parameter that may arrive as an array (the multi-select) or as comma-separated text (an expression). */
-export function toList(value: unknown): string[] {
-	const raw = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value ?? '').split(',');
-	return raw.map((v) => v.trim()).filter((v) => v !== '');
-}
-
-/** The platforms chosen, as request names, without duplicates, in the order given. */
-export function checkPlatforms(value: unknown, field = 'Platforms'): Checked<string[]> {
-	const names = toList(value);
-	if (names.length === 0) {
-		return refuse({ field, reason: 'no platform is chosen', hint: 'Choose at least one platform.' });
-	}
-	const result: string[] = [];
-	for (const name of names) {
-		const platform = canonicalPlatform(name);
-		if (!platform) {
-			return refuse({
-				field,
-				platform: name,
-				reason: `"${name}" is not a platform the Data API can search without a connected account`,
-				hint: `Known platforms: ${Object.keys(DATA_API_TERM_TYPES).join(', ')}.`,
-			});
-		}
-		if (!result.includes(platform)) result.push(platform);
-	}
-	return { ok: true, value: result };
-}
-
-function allowedText(platform: string): string {
-	const allowed = DATA_API_TERM_TYPES[platform] ?? [];
-	return allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
-}
-
-/** Advice per platform whose term types cannot be auto-detected. */
-const TERM_TYPE_HINTS: Record<string, string> = {
-	Reddit: 'Reddit needs an explicit Term Type: Channel for a subreddit, or Mentions for a keyword search.',
-	Google:
-		'Google reviews need Term Type Reviews and a place ID as the term (Profiles → Look Up on Google returns it), and Reviews applies to Google only, so search Google in a node of its own.',
-};
-
-export interface SearchInput {
-	term: string;
-	platforms: string[];
-	/** `term_type` to send; undefined means auto-detect (the parameter is omitted). */
-	termType?: DataTermType;
-	/** The term type each platform will apply, after auto-detection. */
-	resolved: Record<string, DataTermType>;
-}
-
-/**
- * Checks a search before any request: a term, known platforms, and a term type
- * (chosen, or the one auto-detection resolves to) that every platform takes.
- */
-export function checkSearchInput(raw: { term: unknown; platforms: unknown; termType: unknown }): Checked<SearchInput> {
-	const term = String(raw.term ?? '').trim();
-	if (term === '') {
-		return refuse({ field: 'Term', reason: 'the term is empty', hint: 'Enter a handle, hashtag, keyword or place ID.' });
-	}
-	if (term === '#' || term === '@') {
-		return refuse({ field: 'Term', reason: `the term "${term}" has a prefix but no name` });
-	}
-
-	const platforms = checkPlatforms(raw.platforms);
-	if (!platforms.ok) return platforms;
-
-	const chosen = String(raw.termType ?? AUTO_DETECT).trim() || AUTO_DETECT;
-	let termType: DataTermType | undefined;
-	if (chosen !== AUTO_DETECT) {
-		if (!DATA_TERM_TYPES.includes(chosen as DataTermType)) {
-			return refuse({
-				field: 'Term Type',
-				reason: `"${chosen}" is not a term type`,
-				hint: `Use one of: ${DATA_TERM_TYPES.join(', ')}, or auto-detect.`,
-			});
-		}
-		termType = chosen as DataTermType;
-	}
-	const applied = termType ?? autoDetectTermType(term);
-
-	const resolved: Record<string, DataTermType> = {};
-	for (const platform of platforms.value) {
-		const allowed = DATA_API_TERM_TYPES[platform] ?? [];
-		if (!allowed.includes(applied)) {
-			const how = termType
-				? `Term Type ${applied} is applied to every platform`
-				: `auto-detect reads "${term}" as ${applied}`;
-			return refuse({
-				field: 'Term Type',
-				platform,
-				reason: `${platformLabel(platform)} does not take ${applied} terms (${how}); it takes ${allowedText(platform)}`,
-				hint: TERM_TYPE_HINTS[platform] ?? `Choose a Term Type ${platformLabel(platform)} takes, or search it in a node of its own.`,
-			});
-		}
-		resolved[platform] = applied;
-	}
-
-	if (applied === 'reviews' && (/^[#@]/.test(term) || /\s/.test(term))) {
-		return refuse({
-			field: 'Term',
-			platform: 'Google',
-			reason: `Google reviews take a place ID, and "${term}" is not one`,
-			hint: TERM_TYPE_HINTS.Google,
-		});
-	}
-
-	return { ok: true, value: { term, platforms: platforms.value, termType, resolved } };
-}
 
 /**
  * Resume cursors given per platform. Cursors stay opaque (SPEC.md rule 6): only
@@ -201,12 +74,6 @@ export function checkProfileInput(raw: { term: unknown; platforms: unknown }): C
 	const platforms = checkPlatforms(raw.platforms);
 	if (!platforms.ok) return platforms;
 	return { ok: true, value: { handles, platforms: platforms.value } };
-}
-
-/** A refusal as one sentence naming the field, the item and the platform. */
-export function describeRefusal(refusal: InputRefusal, itemIndex: number): string {
-	const platform = refusal.platform ? `, platform ${refusal.platform}` : '';
-	return `Invalid ${refusal.field} (item ${itemIndex}${platform}): ${refusal.reason}`;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

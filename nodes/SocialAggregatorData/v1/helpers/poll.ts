@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { refusalError } from '../../../shared/refusal';
 import { apiRequestFull } from '../../../shared/transport';
 import { keyIssuanceBaseUrl } from './baseUrl';
-import { refusalError } from './errors';
 import { checkRequestId } from './input';
 import { pollItem, type PollResult } from './keys';
 

@@ -1,9 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { refusalError } from '../../../../shared/refusal';
 import { apiRequestFull } from '../../../../shared/transport';
 import { keyIssuanceBaseUrl } from '../../helpers/baseUrl';
-import { refusalError } from '../../helpers/errors';
 import { checkEmail } from '../../helpers/input';
 import { requestItem } from '../../helpers/keys';
 

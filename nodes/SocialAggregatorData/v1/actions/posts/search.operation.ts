@@ -1,50 +1,17 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { AUTO_DETECT, checkDataSearch, platformLabel } from '../../../../shared/dataSearch';
+import { dataSearchFields } from '../../../../shared/dataSearchFields';
+import { refusalError } from '../../../../shared/refusal';
 import { apiRequest } from '../../../../shared/transport';
 import type { DataPostsResponse } from '../../../../shared/types';
-import { refusalError } from '../../helpers/errors';
-import { checkResumeCursors, checkSearchInput, platformLabel } from '../../helpers/input';
+import { checkResumeCursors } from '../../helpers/input';
 import { runSearch, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
-import {
-	MAX_PLATFORM_RETRIES,
-	onPlatformFailureOption,
-	platformRetriesOption,
-	platformsField,
-} from '../common.descriptions';
+import { MAX_PLATFORM_RETRIES, onPlatformFailureOption, platformRetriesOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Term',
-		name: 'term',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '#nasa',
-		description:
-			'The handle, hashtag, keyword, subreddit or place ID to look up, read according to Term Type',
-	},
-	platformsField(undefined),
-	{
-		displayName: 'Term Type',
-		name: 'termType',
-		type: 'options',
-		options: [
-			{
-				name: 'Auto-Detect',
-				value: 'auto',
-				description: 'A term starting with # is a hashtag; one starting with @, or with no prefix, is a username',
-			},
-			{ name: 'Channel', value: 'channel', description: 'A channel or subreddit (YouTube, Reddit)' },
-			{ name: 'Hashtag', value: 'hashtag' },
-			{ name: 'Mentions', value: 'mentions', description: 'A keyword search (X, Reddit, TikTok)' },
-			{ name: 'Reviews', value: 'reviews', description: 'Google reviews of a place; the term is its place ID' },
-			{ name: 'Username', value: 'username' },
-		],
-		default: 'auto',
-		description:
-			'How the term is read, applied to every chosen platform. Reddit needs Channel or Mentions; Google needs Reviews. A pair the platform does not take is refused before any request.',
-	},
+	...dataSearchFields(),
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -134,12 +101,12 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const checked = checkSearchInput({
+	const checked = checkDataSearch({
 		term: this.getNodeParameter('term', itemIndex, ''),
 		platforms: this.getNodeParameter('platforms', itemIndex, []),
-		termType: this.getNodeParameter('termType', itemIndex, 'auto'),
+		termType: this.getNodeParameter('termType', itemIndex, AUTO_DETECT),
 	});
-	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex);
+	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex, checked.also);
 	const input = checked.value;
 
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;

@@ -1,16 +1,13 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { platformLabel } from '../../../../shared/dataSearch';
+import { platformsField } from '../../../../shared/dataSearchFields';
+import { refusalError } from '../../../../shared/refusal';
 import { apiRequest } from '../../../../shared/transport';
-import { refusalError } from '../../helpers/errors';
-import { checkProfileInput, MAX_PROFILE_HANDLES, platformLabel } from '../../helpers/input';
+import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
 import { profileFailureItem, runProfileLookup, type ProfilesResponse } from '../../helpers/profiles';
-import {
-	MAX_PLATFORM_RETRIES,
-	onPlatformFailureOption,
-	platformRetriesOption,
-	platformsField,
-} from '../common.descriptions';
+import { MAX_PLATFORM_RETRIES, onPlatformFailureOption, platformRetriesOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,7 +19,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'nasa, esa',
 		description: `Up to ${MAX_PROFILE_HANDLES} handles, comma-separated; on Google a place name to find its place ID`,
 	},
-	platformsField(undefined),
+	platformsField(),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -43,7 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		term: this.getNodeParameter('term', itemIndex, ''),
 		platforms: this.getNodeParameter('platforms', itemIndex, []),
 	});
-	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex);
+	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex, checked.also);
 	const { handles, platforms } = checked.value;
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
