@@ -1,17 +1,9 @@
 import { createConnection } from 'net';
 import { KEYS, SEEDED } from './seed';
 import { start } from './server';
-import { expectError, startHarness, type Harness } from './helpers';
+import { expectError, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 describe('start()', () => {
 	test('binds 127.0.0.1, base URL ends in /v1, starts fast', async () => {

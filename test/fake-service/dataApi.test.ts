@@ -1,15 +1,7 @@
 import { KEYS } from './seed';
-import { expectError, startHarness, type Harness } from './helpers';
+import { expectError, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 type Q = Record<string, string | undefined>;
 const posts = (query: Q, key?: string) => h.api.get('/data/posts', { query, key });

@@ -1,16 +1,8 @@
 import { DATA_PLATFORMS } from './catalog';
 import { KEYS, SEEDED } from './seed';
-import { DAY, expectError, startHarness, type Harness } from './helpers';
+import { DAY, expectError, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 const UPGRADE_FIELDS = ['type', 'current_plan', 'current_plan_display_name', 'required_plan', 'required_plan_display_name', 'upgrade_url', 'expires_at'];
 

@@ -83,6 +83,23 @@ export async function startHarness(options: StartOptions = {}): Promise<Harness>
 	return { fake, api: new Client(fake.url, fake.control.keys.owner), origin: new Client(fake.origin, null) };
 }
 
+/**
+ * A fake for one test file: started before its tests, reset before each of
+ * them, closed after them. The harness returned is filled in when the fake has
+ * started, so use it inside tests and hooks only.
+ */
+export function useHarness(options: StartOptions = {}): Harness {
+	const h = {} as Harness;
+	beforeAll(async () => {
+		Object.assign(h, await startHarness(options));
+	});
+	afterAll(async () => {
+		await h.fake.close();
+	});
+	beforeEach(() => h.fake.control.reset());
+	return h;
+}
+
 /** Asserts SPEC.md's error envelope and returns error. */
 export function expectError(res: Res, status: number, code: string): any {
 	expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });

@@ -1,15 +1,7 @@
 import { KEYS, SEEDED } from './seed';
-import { expectError, HOUR, MINUTE, startHarness, type Harness } from './helpers';
+import { expectError, HOUR, MINUTE, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 const authorize = (body: unknown) => h.api.post('/authorize', body, { key: null });
 const poll = (id: string) => h.api.get(`/authorize/${id}`, { key: null });

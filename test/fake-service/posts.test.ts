@@ -1,16 +1,8 @@
 import { KEYS, SEEDED } from './seed';
 import { start } from './server';
-import { expectError, startHarness, type Harness } from './helpers';
+import { expectError, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 const FEED_POST_FIELDS = {
 	id: 'number',

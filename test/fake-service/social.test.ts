@@ -1,15 +1,7 @@
 import { KEYS, SEEDED } from './seed';
-import { DAY, expectError, MINUTE, startHarness, type Harness } from './helpers';
+import { DAY, expectError, MINUTE, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 describe('social accounts', () => {
 	test('GET /social_accounts/status: one entry per provider', async () => {

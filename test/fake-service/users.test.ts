@@ -1,15 +1,7 @@
 import { KEYS, SEEDED } from './seed';
-import { expectError, MINUTE, startHarness, type Harness } from './helpers';
+import { expectError, MINUTE, useHarness } from './helpers';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h.fake.close();
-});
-beforeEach(() => h.fake.control.reset());
+const h = useHarness();
 
 const U = SEEDED.users;
 const invite = (body: unknown, key: string = KEYS.owner) => h.api.post('/users', body, { key });

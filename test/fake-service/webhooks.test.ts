@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { start, type FakeService } from './server';
 import { SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
-import { Client, DAY, expectError, startHarness, type Harness } from './helpers';
+import { Client, DAY, expectError, useHarness } from './helpers';
 
 interface Received {
 	headers: IncomingHttpHeaders;
@@ -54,19 +54,16 @@ class Receiver {
 
 const sign = (secret: string, raw: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-let h: Harness;
+const h = useHarness({ webhooks: { retryDelaysMs: [10, 20, 40, 80, 160] } });
 const rx = new Receiver();
 
 beforeAll(async () => {
 	await rx.listen();
-	h = await startHarness({ webhooks: { retryDelaysMs: [10, 20, 40, 80, 160] } });
 });
 afterAll(async () => {
-	await h.fake.close();
 	await rx.close();
 });
 beforeEach(() => {
-	h.fake.control.reset();
 	rx.reset();
 });
 

@@ -4,9 +4,10 @@
  */
 import { DateTime } from 'luxon';
 
-import { SEEDED, type FakeService } from '../../fake-service';
+import { SEEDED } from '../../fake-service';
 import { addDays, toCalendarDate, toInstant } from '../../../nodes/SocialAggregator/dates';
-import { feed, runNode, startFake } from './helpers';
+import { useFakeService } from '../support';
+import { feed, runNode } from './helpers';
 
 describe('toInstant', () => {
 	test('a picker value without a zone is read in the workflow time zone', () => {
@@ -56,15 +57,7 @@ describe('toCalendarDate', () => {
 });
 
 describe('dates from expressions, end to end', () => {
-	let fake: FakeService;
-
-	beforeAll(async () => {
-		fake = await startFake();
-	});
-
-	afterAll(async () => {
-		await fake.close();
-	});
+	const fake = useFakeService();
 
 	test('Luxon values from $now and DateTime reach the service as YYYY-MM-DD and ISO instants', async () => {
 		const analytics = await runNode(

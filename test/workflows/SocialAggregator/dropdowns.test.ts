@@ -2,36 +2,19 @@
  * The node's dropdowns as the editor loads them: n8n-core's own LoadOptionsContext with the
  * node's current parameters, against the fake service over real HTTP.
  */
-import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeListSearchResult, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
-import { PLATFORM_CATALOG, SEEDED, WEBHOOK_EVENTS, type FakeService } from '../../fake-service';
-import { buildWorkflow, createAdditionalData, TestCredentialsHelper } from '../harness';
+import { PLATFORM_CATALOG, SEEDED, WEBHOOK_EVENTS } from '../../fake-service';
 import { SocialAggregator } from '../../../nodes/SocialAggregator/SocialAggregator.node';
-import { feed, NODE, startFake, workflow } from './helpers';
+import { loadOptionsContext, useFakeService } from '../support';
+import { feed, NODE, workflow } from './helpers';
 
-let fake: FakeService;
+const fake = useFakeService();
 const node = new SocialAggregator();
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-});
 
 /** A load-options context for the node with these parameters, as the editor has them. */
 function context(parameters: INodeParameters, path: string): ILoadOptionsFunctions {
-	const credentials = { socialAggregatorApi: { apiKey: fake.control.keys.owner, baseUrl: fake.url } };
-	const built = buildWorkflow(workflow(parameters), { credentials });
-	const additionalData = createAdditionalData({ credentialsHelper: new TestCredentialsHelper(credentials) });
-	additionalData.currentNodeParameters = parameters;
-	return new LoadOptionsContext(built, built.getNode(NODE)!, additionalData, path) as unknown as ILoadOptionsFunctions;
+	return loadOptionsContext(fake, workflow(parameters), NODE, parameters, path);
 }
 
 async function load(method: string, parameters: INodeParameters, path: string): Promise<INodePropertyOptions[]> {

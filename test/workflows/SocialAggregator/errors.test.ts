@@ -4,32 +4,13 @@
  * input checks before any request, continue-on-fail items paired with their input, and
  * retries of 429 and transient failures (POST and PATCH only on 429).
  */
-import { SEEDED, type FakeService } from '../../fake-service';
-import { retryTiming } from '../../../nodes/shared/retry';
-import { feed, NODE, runNode, sent, startFake } from './helpers';
+import { SEEDED } from '../../fake-service';
+import { recordSleeps, useFakeService } from '../support';
+import { feed, NODE, runNode, sent } from './helpers';
 
-let fake: FakeService;
-let waits: number[];
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-	waits = [];
-	jest.spyOn(retryTiming, 'sleep').mockImplementation(async (ms: number) => {
-		waits.push(ms);
-	});
-});
-
-afterEach(() => {
-	jest.restoreAllMocks();
-});
+const fake = useFakeService();
+/** The waits the node asked for, instead of waiting. */
+const waits = recordSleeps();
 
 const F = SEEDED.feeds;
 const P = SEEDED.firstPostId;

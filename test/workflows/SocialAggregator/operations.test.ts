@@ -3,22 +3,11 @@
  * against the fake service over real HTTP: what the service received (method, path, query,
  * body) and what the node output.
  */
-import { PLATFORM_CATALOG, SEEDED, type FakeService } from '../../fake-service';
-import { feed, runNode, sent, startFake, type NodeRun } from './helpers';
+import { PLATFORM_CATALOG, SEEDED } from '../../fake-service';
+import { useFakeService, type NodeRun } from '../support';
+import { feed, runNode, sent } from './helpers';
 
-let fake: FakeService;
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-});
+const fake = useFakeService();
 
 /** The run succeeded; its output JSON, each item paired with input item 0. */
 function outputOf(run: NodeRun) {

@@ -2,34 +2,16 @@
  * Return All and Limit over a large feed: pages of 100 up to meta.total_pages, no page a
  * limit does not need, and a 429 in the middle that waits and resumes at that page.
  */
-import type { FakeService } from '../../fake-service';
-import { retryTiming } from '../../../nodes/shared/retry';
-import { feed, runNode, startFake } from './helpers';
+import { recordSleeps, useFakeService } from '../support';
+import { feed, runNode } from './helpers';
 
-let fake: FakeService;
-let bigFeed: number;
+const fake = useFakeService();
 /** The waits the node asked for, instead of waiting. */
-let waits: number[];
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
+const waits = recordSleeps();
+let bigFeed: number;
 
 beforeEach(() => {
-	fake.control.reset();
 	bigFeed = fake.control.seedFeed({ posts: 1050 }).feedId;
-	waits = [];
-	jest.spyOn(retryTiming, 'sleep').mockImplementation(async (ms: number) => {
-		waits.push(ms);
-	});
-});
-
-afterEach(() => {
-	jest.restoreAllMocks();
 });
 
 const postsPath = () => `/feeds/${bigFeed}/posts`;

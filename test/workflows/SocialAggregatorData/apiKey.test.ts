@@ -1,19 +1,8 @@
-import { KEY_PREFIX, SEEDED, type FakeService } from '../../fake-service';
-import { fastSleep, NODE, runNode, startFake } from './helpers';
+import { KEY_PREFIX, SEEDED } from '../../fake-service';
+import { fastSleep, useFakeService } from '../support';
+import { NODE, runNode } from './helpers';
 
-let fake: FakeService;
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-});
+const fake = useFakeService();
 
 const CONFIRMED = SEEDED.emails.acmeOwner;
 

@@ -2,36 +2,19 @@
  * The platforms dropdown as the editor loads it: n8n-core's LoadOptionsContext with the
  * node's parameters, against the fake service over real HTTP.
  */
-import { LoadOptionsContext } from 'n8n-core';
 import { NodeHelpers, type ILoadOptionsFunctions, type INodeParameters, type INodeType } from 'n8n-workflow';
 
-import { DATA_PLATFORMS, type FakeService } from '../../fake-service';
-import { buildWorkflow, createAdditionalData, TestCredentialsHelper } from '../harness';
+import { DATA_PLATFORMS } from '../../fake-service';
 import { SocialAggregatorData } from '../../../nodes/SocialAggregatorData/SocialAggregatorData.node';
 import { DATA_API_TERM_TYPES } from '../../../nodes/shared/constants';
-import { fastSleep, NODE, startFake, workflow } from './helpers';
+import { fastSleep, loadOptionsContext, useFakeService } from '../support';
+import { NODE, workflow } from './helpers';
 
-let fake: FakeService;
+const fake = useFakeService();
 const node = NodeHelpers.getVersionedNodeType(new SocialAggregatorData(), 1) as INodeType;
 
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-});
-
 function context(parameters: INodeParameters, path: string): ILoadOptionsFunctions {
-	const credentials = { socialAggregatorApi: { apiKey: fake.control.keys.owner, baseUrl: fake.url } };
-	const built = buildWorkflow(workflow(parameters), { credentials });
-	const additionalData = createAdditionalData({ credentialsHelper: new TestCredentialsHelper(credentials) });
-	additionalData.currentNodeParameters = parameters;
-	return new LoadOptionsContext(built, built.getNode(NODE)!, additionalData, path) as unknown as ILoadOptionsFunctions;
+	return loadOptionsContext(fake, workflow(parameters), NODE, parameters, path);
 }
 
 const getDataPlatforms = () => node.methods!.loadOptions!.getDataPlatforms;

@@ -1,19 +1,7 @@
-import type { FakeService } from '../../fake-service';
-import { isStatus, postsOf, q, runNode, startFake } from './helpers';
+import { useFakeService } from '../support';
+import { isStatus, postsOf, q, runNode } from './helpers';
 
-let fake: FakeService;
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-});
+const fake = useFakeService();
 
 const lookUp = (parameters: Record<string, unknown>) => ({ resource: 'profile', operation: 'lookUp', ...parameters });
 

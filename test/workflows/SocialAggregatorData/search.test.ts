@@ -1,19 +1,7 @@
-import type { FakeService } from '../../fake-service';
-import { fastSleep, isStatus, pagesAsked, postsOf, q, runNode, startFake } from './helpers';
+import { fastSleep, useFakeService } from '../support';
+import { isStatus, pagesAsked, postsOf, q, runNode } from './helpers';
 
-let fake: FakeService;
-
-beforeAll(async () => {
-	fake = await startFake();
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
-beforeEach(() => {
-	fake.control.reset();
-});
+const fake = useFakeService();
 
 const search = (parameters: Record<string, unknown>) => ({ resource: 'post', operation: 'search', ...parameters });
 

@@ -1,10 +1,11 @@
-import { start, type FakeService } from '../../fake-service/server';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
+import { credentialsFor, useFakeService } from '../support';
 
 const TYPE = 'n8n-nodes-social-aggregator.socialAggregatorDataTrigger';
 const TERM = '#n8nrocks';
 
-let fake: FakeService;
+// The service's rate limits stay on.
+const fake = useFakeService({ port: 0, allowHttpWebhooks: true });
 
 function trigger(options: { mode?: TriggerMode; parameters?: Record<string, unknown> } = {}): TriggerHarness {
 	return triggerHarness({
@@ -12,7 +13,7 @@ function trigger(options: { mode?: TriggerMode; parameters?: Record<string, unkn
 			type: TYPE,
 			parameters: { term: TERM, platforms: ['Bluesky', 'Twitter'], termType: 'hashtag', options: {}, ...options.parameters },
 		},
-		credentials: { socialAggregatorApi: { apiKey: fake.control.keys.owner, baseUrl: fake.url } },
+		credentials: credentialsFor(fake),
 		mode: options.mode ?? 'trigger',
 	});
 }
@@ -25,16 +26,7 @@ async function emitted(harness: TriggerHarness): Promise<Array<Record<string, un
 	return result === null ? [] : result[0].map((item) => item.json);
 }
 
-beforeAll(async () => {
-	fake = await start({ port: 0, allowHttpWebhooks: true });
-});
-
-afterAll(async () => {
-	await fake.close();
-});
-
 beforeEach(() => {
-	fake.control.reset();
 	logLines.length = 0;
 });
 

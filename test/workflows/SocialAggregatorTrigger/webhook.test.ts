@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { start, type FakeService } from '../../fake-service/server';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
+import { credentialsFor } from '../support';
 import { Receiver } from './receiver';
 
 const TYPE = 'n8n-nodes-social-aggregator.socialAggregatorTrigger';
@@ -37,7 +38,7 @@ function trigger(options: { mode?: TriggerMode; parameters?: IDataObject; static
 				options: { allowHttp: true, ...((options.parameters?.options as object) ?? {}) },
 			},
 		},
-		credentials: { socialAggregatorApi: { apiKey: fake.control.keys.owner, baseUrl: fake.url } },
+		credentials: credentialsFor(fake),
 		mode: options.mode ?? 'trigger',
 		webhookUrl: receiver.url,
 		staticData: options.staticData,
@@ -293,7 +294,7 @@ describe('subscription lifecycle against the service', () => {
 	test('a plain HTTP URL fails activation clearly without the option, before any request', async () => {
 		const harness = triggerHarness({
 			node: { type: TYPE, parameters: { events: ['post.created'], output: 'eachPost', options: {} } },
-			credentials: { socialAggregatorApi: { apiKey: fake.control.keys.owner, baseUrl: fake.url } },
+			credentials: credentialsFor(fake),
 			webhookUrl: receiver.url,
 		});
 		fake.control.requests.clear();
