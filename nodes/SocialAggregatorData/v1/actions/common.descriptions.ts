@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** What to do when a platform fails for good (after its retries). */
 export const onPlatformFailureOption: INodeProperties = {
@@ -25,12 +25,26 @@ export const onPlatformFailureOption: INodeProperties = {
 
 export const MAX_PLATFORM_RETRIES = 5;
 
+const DEFAULT_PLATFORM_RETRIES = 2;
+
 export const platformRetriesOption: INodeProperties = {
 	displayName: 'Platform Retries',
 	name: 'platformRetries',
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: MAX_PLATFORM_RETRIES },
-	default: 2,
+	default: DEFAULT_PLATFORM_RETRIES,
 	description:
 		'How many more times a platform that answered fetch_timeout or platform_error is asked. Retries ride along with the other platforms’ next request; they cost that platform’s credits again.',
 };
+
+/** On Platform Failure and Platform Retries as chosen under Options; retries held to 0…MAX_PLATFORM_RETRIES. */
+export function platformFailureChoices(options: IDataObject): { failItem: boolean; maxPlatformRetries: number } {
+	const retries = Math.min(
+		MAX_PLATFORM_RETRIES,
+		Math.max(0, Math.floor(Number(options.platformRetries ?? DEFAULT_PLATFORM_RETRIES))),
+	);
+	return {
+		failItem: options.onPlatformFailure === 'fail',
+		maxPlatformRetries: Number.isFinite(retries) ? retries : DEFAULT_PLATFORM_RETRIES,
+	};
+}

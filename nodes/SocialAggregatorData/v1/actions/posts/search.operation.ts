@@ -1,14 +1,15 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { AUTO_DETECT, checkDataSearch, platformLabel } from '../../../../shared/dataSearch';
+import { AUTO_DETECT, checkDataSearch } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
 import { refusalError } from '../../../../shared/refusal';
 import { apiRequest } from '../../../../shared/transport';
 import type { DataPostsResponse } from '../../../../shared/types';
+import { platformFailedError } from '../../helpers/errors';
 import { checkResumeCursors } from '../../helpers/input';
 import { runSearch, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
-import { MAX_PLATFORM_RETRIES, onPlatformFailureOption, platformRetriesOption } from '../common.descriptions';
+import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...dataSearchFields(),
@@ -119,11 +120,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const output = this.getNodeParameter('output', itemIndex, 'posts') as SearchOutputMode;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const failItem = options.onPlatformFailure === 'fail';
-	const retries = Math.min(
-		MAX_PLATFORM_RETRIES,
-		Math.max(0, Math.floor(Number(options.platformRetries ?? platformRetriesOption.default))),
-	);
+	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 	const cursorEntries = ((options.resumeCursors as IDataObject | undefined)?.cursor ?? []) as IDataObject[];
 	const cursors = checkResumeCursors(Array.isArray(cursorEntries) ? cursorEntries : [], input.platforms);
 	if (!cursors.ok) throw refusalError(node, cursors.refusal, itemIndex);
@@ -136,7 +133,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			platforms: input.platforms,
 			limit,
 			cursors: cursors.value,
-			maxPlatformRetries: Number.isFinite(retries) ? retries : 2,
+			maxPlatformRetries,
 			stopOnFailure: failItem,
 		},
 		async (round) =>
@@ -154,14 +151,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	if (outcome.stoppedBy) {
 		const failed = outcome.stoppedBy;
-		const code = failed.error?.code ?? 'platform_error';
-		throw new NodeOperationError(
+		throw platformFailedError(
 			node,
-			`${platformLabel(failed.platform)} failed: ${failed.error?.message ?? code} (${code})`,
-			{
-				itemIndex,
-				description: `The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}. To keep the other platforms’ posts, set Options → On Platform Failure to “Continue With a Status Item per Failed Platform”.`,
-			},
+			itemIndex,
+			{ platform: failed.platform, code: failed.error?.code, message: failed.error?.message },
+			`The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`,
+			'posts',
 		);
 	}
 	if (outcome.requestCapReached) {

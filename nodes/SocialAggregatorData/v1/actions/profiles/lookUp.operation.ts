@@ -1,13 +1,13 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { platformLabel } from '../../../../shared/dataSearch';
 import { platformsField } from '../../../../shared/dataSearchFields';
 import { refusalError } from '../../../../shared/refusal';
 import { apiRequest } from '../../../../shared/transport';
+import { platformFailedError } from '../../helpers/errors';
 import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
 import { profileFailureItem, runProfileLookup, type ProfilesResponse } from '../../helpers/profiles';
-import { MAX_PLATFORM_RETRIES, onPlatformFailureOption, platformRetriesOption } from '../common.descriptions';
+import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,14 +44,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { handles, platforms } = checked.value;
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const failItem = options.onPlatformFailure === 'fail';
-	const retries = Math.min(
-		MAX_PLATFORM_RETRIES,
-		Math.max(0, Math.floor(Number(options.platformRetries ?? platformRetriesOption.default))),
-	);
+	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 
 	const outcome = await runProfileLookup(
-		{ platforms, maxPlatformRetries: Number.isFinite(retries) ? retries : 2 },
+		{ platforms, maxPlatformRetries },
 		async (asked) =>
 			(await apiRequest.call(this, {
 				method: 'GET',
@@ -64,14 +60,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const failed = outcome.statuses.filter((status) => !status.success);
 	if (failed.length > 0 && failItem) {
 		const first = failed[0];
-		const code = first.error_code ?? 'platform_error';
-		throw new NodeOperationError(
+		throw platformFailedError(
 			node,
-			`${platformLabel(first.platform)} failed: ${first.message ?? code} (${code})`,
-			{
-				itemIndex,
-				description: `Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}. To keep the other platforms’ profiles, set Options → On Platform Failure to “Continue With a Status Item per Failed Platform”.`,
-			},
+			itemIndex,
+			{ platform: first.platform, code: first.error_code, message: first.message },
+			`Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}.`,
+			'profiles',
 		);
 	}
 
