@@ -46,3 +46,17 @@ export function feed(id: number | string, mode: 'list' | 'id' = 'list') {
 export function sent(entry: RequestLogEntry) {
 	return { method: entry.method, path: entry.path, query: entry.query, body: entry.body };
 }
+
+/**
+ * Per page of a paged list, the statuses its requests got, in the order they were
+ * answered (0: the connection was dropped). Pages after the first are asked several
+ * at once, so the log interleaves them; each page's own requests stay in order.
+ */
+export function statusesByPage(requests: RequestLogEntry[]): Map<number, number[]> {
+	const byPage = new Map<number, number[]>();
+	for (const request of requests) {
+		const page = Number(request.query.page);
+		byPage.set(page, [...(byPage.get(page) ?? []), request.status]);
+	}
+	return new Map([...byPage.entries()].sort(([a], [b]) => a - b));
+}
