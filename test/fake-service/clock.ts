@@ -60,16 +60,19 @@ export class Clock {
 	/** Move the clock forward (or back, with a negative value). Returns the new time. */
 	advance(ms: number): Date {
 		this.base += ms;
+		// The time of the move itself: listeners may take a while, and a running clock goes on meanwhile.
+		const moved = this.date();
 		this.emit();
-		return this.date();
+		return moved;
 	}
 
 	/** Jump to a given time. Returns the new time. */
 	set(value: string | number | Date): Date {
 		this.base = toMs(value);
 		this.realBase = Date.now();
+		const moved = this.date();
 		this.emit();
-		return this.date();
+		return moved;
 	}
 
 	/** Back to the start time (used by reset). */
