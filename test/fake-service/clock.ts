@@ -70,7 +70,7 @@ export class Clock {
 	set(value: string | number | Date): Date {
 		this.base = toMs(value);
 		this.realBase = Date.now();
-		const moved = this.date();
+		const moved = new Date(this.base);
 		this.emit();
 		return moved;
 	}
