@@ -1,13 +1,14 @@
 /**
  * The Social Aggregator Trigger in a real n8n: published before `n8n start`, it registers its
- * webhook with the fake service on activation; a feed sync delivers a signed `post.created`,
- * which runs the workflow once with the new posts; a forged delivery is refused and runs nothing.
+ * webhook with the fake service on activation; a feed sync delivers one signed `post.created`,
+ * which runs the workflow exactly once, with the delivered posts as items; a forged or unsigned
+ * delivery is refused with 401 and runs nothing.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { SEEDED } from '../fake-service';
-import { e2eSuite, fakeServiceAvailable, node, webhookPath, workflow } from './lib';
+import { e2eSuite, node, sleep, webhookPath, workflow } from './lib';
 
 const trigger = workflow('E2E post.created', [], {
 	first: node(
@@ -17,7 +18,7 @@ const trigger = workflow('E2E post.created', [], {
 	),
 });
 
-describe('Social Aggregator Trigger in a real n8n', { skip: !fakeServiceAvailable() && 'needs test/fake-service' }, () => {
+describe('Social Aggregator Trigger in a real n8n', () => {
 	let workflowId = '';
 	const ctx = e2eSuite({
 		start: true,
@@ -27,26 +28,69 @@ describe('Social Aggregator Trigger in a real n8n', { skip: !fakeServiceAvailabl
 			return { webhooks: [webhookPath(trigger, 'On New Posts')], published: [workflowId] };
 		},
 	});
+	const url = () => ctx.n8n.webhookUrl(webhookPath(trigger, 'On New Posts'));
 
-	it('runs once per signed post.created delivery, with its posts, and never on a forged one', async () => {
+	it('registered its URL with the service on activation', () => {
+		const fake = ctx.backend.fake;
+		assert.ok(fake, 'this test needs test/fake-service');
+		const subscriptions = fake.control.requests.list({ method: 'POST', path: '/webhooks' });
+		assert.equal(subscriptions.length, 1);
+		assert.deepEqual(subscriptions[0].body, { url: url(), subscribed_events: ['post.created'] });
+		assert.equal(subscriptions[0].status, 201);
+	});
+
+	it('runs exactly once for a signed post.created delivery, with the delivered posts as its items', async () => {
 		const fake = ctx.backend.fake!;
-		const sync = fake.control.syncFeed(SEEDED.feeds.brandMentions, { newPosts: 3 });
+		// one source, so one delivery (a sync sends one per source that got posts)
+		const sync = fake.control.syncFeed(SEEDED.feeds.brandMentions, { newPosts: 3, sourceId: SEEDED.sources.twitterAcme });
 		await fake.control.webhooks.settle();
-		const url = ctx.n8n.webhookUrl(webhookPath(trigger, 'On New Posts'));
-		const ours = fake.control.webhooks.deliveries().filter((d) => d.url === url && sync.deliveries.includes(d.id));
-		assert.ok(ours.length > 0, 'the service delivered nothing to the trigger');
-		const executions = await ctx.n8n.waitForExecutions(workflowId, ours.length);
-		assert.ok(executions.every((execution) => execution.status === 'success'));
+		const ours = fake.control.webhooks.deliveries({ event: 'post.created' }).filter((d) => d.url === url());
+		assert.equal(ours.length, 1, 'the service should have delivered once to the trigger');
+		const [delivery] = ours;
+		assert.ok(sync.deliveries.includes(delivery.id));
+		assert.equal(delivery.state, 'succeeded');
+		assert.deepEqual(delivery.attempts.map((attempt) => attempt.status), [200]);
 
-		const forged = await fake.control.webhooks.deliver({
-			url,
-			signature: `sha256=${'0'.repeat(64)}`,
-		});
+		const executions = await ctx.n8n.waitForExecutions(workflowId, 1);
+		assert.equal(executions.length, 1);
+		assert.equal(executions[0].status, 'success');
+		assert.equal(executions[0].mode, 'webhook');
+
+		const body = JSON.parse(delivery.body) as {
+			id: string;
+			event: string;
+			occurred_at: string;
+			data: { feed: unknown; source: unknown; posts: Array<Record<string, unknown>> };
+		};
+		const items = (await ctx.n8n.execution(executions[0].id)).items('On New Posts');
+		assert.deepEqual(
+			items,
+			body.data.posts.map((post) => ({
+				...post,
+				feed: body.data.feed,
+				source: body.data.source,
+				event: 'post.created',
+				event_id: body.id,
+				occurred_at: body.occurred_at,
+			})),
+		);
+		assert.deepEqual(
+			items.map((item) => item.id),
+			sync.posts.map((post) => post.id),
+		);
+		assert.deepEqual(
+			items.map((item) => (item.source as { id: number }).id),
+			[SEEDED.sources.twitterAcme, SEEDED.sources.twitterAcme, SEEDED.sources.twitterAcme],
+		);
+	});
+
+	it('refuses a forged delivery with 401 and runs nothing', async () => {
+		const fake = ctx.backend.fake!;
+		const forged = await fake.control.webhooks.deliver({ url: url(), event: 'post.created', signature: `sha256=${'0'.repeat(64)}` });
 		assert.equal(forged.status, 401);
-
-		const ids: unknown[] = [];
-		for (const execution of executions) ids.push(...(await ctx.n8n.execution(execution.id)).items('On New Posts').map((item) => item.id));
-		assert.deepEqual(ids.sort(), sync.posts.map((post) => post.id).sort());
-		assert.equal((await ctx.n8n.executions(workflowId)).length, ours.length, 'the forged delivery ran the workflow');
+		const unsigned = await fake.control.webhooks.deliver({ url: url(), event: 'post.created', signature: null });
+		assert.equal(unsigned.status, 401);
+		await sleep(1000);
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 1, 'a forged delivery ran the workflow');
 	});
 });

@@ -108,3 +108,45 @@ export class ExecutionResult {
 		return this;
 	}
 }
+
+/** One workflow of an `n8n execute-batch` run. */
+export interface BatchEntry {
+	workflowId: string;
+	name: string;
+	/** n8n's verdict: success, error, warning (an error n8n deems transient), or missing */
+	status: string;
+	error?: string;
+	/** the run, when it succeeded */
+	result?: ExecutionResult;
+}
+
+/** The outcome of `n8n execute-batch`: each workflow's run, by id or by name. */
+export class BatchRun {
+	constructor(
+		readonly entries: ReadonlyMap<string, BatchEntry>,
+		/** wall time of the one n8n process */
+		readonly wallMs: number,
+	) {}
+
+	entry(idOrName: string): BatchEntry {
+		const found = this.entries.get(idOrName) ?? [...this.entries.values()].find((entry) => entry.name === idOrName);
+		if (!found) throw new Error(`no workflow "${idOrName}" in this batch: ${[...this.entries.values()].map((e) => e.name).join(', ')}`);
+		return found;
+	}
+
+	/** The successful run of a workflow; throws with n8n's error otherwise. */
+	result(idOrName: string): ExecutionResult {
+		const entry = this.entry(idOrName);
+		if (entry.status !== 'success' || !entry.result) {
+			throw new Error(`workflow "${entry.name}" ended ${entry.status}: ${entry.error ?? 'no run data'}`);
+		}
+		return entry.result;
+	}
+
+	/** The sum of the workflows' own run times (n8n's execution records). */
+	get runMs(): number {
+		let total = 0;
+		for (const entry of this.entries.values()) if (entry.result) total += entry.result.runMs;
+		return total;
+	}
+}

@@ -157,6 +157,19 @@ export function tail(text: string, maxChars = 4000): string {
 const liveGroups = new Set<number>();
 const cleanups = new Set<() => void>();
 let exitHooksInstalled = false;
+let signalHooks = true;
+
+/**
+ * Whether SIGINT/SIGTERM kill every tracked group at once and exit (the default, right for
+ * tests). A long-running program that stops its children gracefully on a signal (the local
+ * demo) turns this off before starting anything; the exit hook still kills what is left.
+ */
+export function setSignalCleanup(enabled: boolean): void {
+	if (exitHooksInstalled && !enabled && signalHooks) {
+		throw new Error('setSignalCleanup(false) must be called before any process group is tracked');
+	}
+	signalHooks = enabled;
+}
 
 export function trackGroup(pid: number | undefined): void {
 	if (pid === undefined) return;
@@ -187,6 +200,7 @@ function installExitHooks(): void {
 		cleanups.clear();
 	};
 	process.once('exit', killAll);
+	if (!signalHooks) return;
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(signal, () => {
 			killAll();
