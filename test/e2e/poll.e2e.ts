@@ -1,0 +1,122 @@
+/**
+ * The Social Aggregator Data Trigger in a real n8n, polled by n8n's own scheduler (mode
+ * `trigger`, its memory kept between polls): published before `n8n start`, its first poll at
+ * activation records the posts already there and starts nothing; a scheduled poll with
+ * nothing new starts nothing; after new posts appear on two platforms the next poll starts the
+ * workflow with exactly those posts, and after one more post the poll after that with exactly
+ * that one.
+ *
+ * n8n refuses poll times under a minute, one cron at a time: a single "every minute" would make
+ * this test wait up to a minute per poll. The trigger gets six poll times instead, "every
+ * minute at second 0", "… at second 10", …, each a valid once-a-minute schedule (the editor
+ * offers "Add Poll Time" for this), which together poll every 10 seconds.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { e2eSuite, node, recordTiming, waitFor, workflow, type ExecutionResult } from './lib';
+
+const TERM = '#e2epoll';
+const PLATFORMS = ['Twitter', 'Bluesky'];
+const SECONDS = [0, 10, 20, 30, 40, 50];
+
+const trigger = workflow('E2E new posts by polling', [], {
+	first: node(
+		'socialAggregatorDataTrigger',
+		{
+			term: TERM,
+			platforms: PLATFORMS,
+			termType: 'hashtag',
+			pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+		},
+		{ name: 'New Posts' },
+	),
+});
+
+type Post = Record<string, unknown>;
+const key = (post: Post) => `${String(post.platform)}:${String(post.platform_id)}`;
+const sortByKey = (posts: Post[]) => [...posts].sort((a, b) => key(a).localeCompare(key(b)));
+
+describe('Social Aggregator Data Trigger polled by a real n8n', () => {
+	let workflowId = '';
+	const ctx = e2eSuite({
+		start: true,
+		beforeStart: async ({ n8n }) => {
+			workflowId = await n8n.importWorkflow(trigger);
+			await n8n.publish(workflowId);
+			return { published: [workflowId] };
+		},
+	});
+	const polls = () => ctx.backend.fake!.control.requests.list({ method: 'GET', path: '/data/posts' });
+
+	/** When a poll was last seen to end; new posts are added only well before the next one. */
+	let lastPollAt = 0;
+
+	/** Waits for the next poll the scheduler makes (a new GET /data/posts) and returns the count. */
+	async function nextPoll(after: number): Promise<number> {
+		const count = await waitFor('a scheduled poll', () => (polls().length > after ? polls().length : undefined), {
+			timeoutMs: 25_000,
+			intervalMs: 50,
+		});
+		lastPollAt = Date.now();
+		return count;
+	}
+
+	/** Returns at a moment that is at least 4 s away from the next poll (they come every 10 s). */
+	async function betweenPolls(): Promise<void> {
+		if (Date.now() - lastPollAt > 5_000) await nextPoll(polls().length);
+	}
+
+	async function executionNumber(n: number): Promise<ExecutionResult> {
+		const executions = await ctx.n8n.waitForExecutions(workflowId, n, { timeoutMs: 30_000 });
+		assert.equal(executions.length, n, `expected ${n} execution(s), got ${executions.length}`);
+		const newest = executions[0];
+		assert.equal(newest.status, 'success');
+		assert.equal(newest.mode, 'trigger');
+		return await ctx.n8n.execution(newest.id);
+	}
+
+	it('records the posts already there at activation and starts nothing', async () => {
+		assert.ok(ctx.backend.fake, 'this test needs test/fake-service');
+		const first = polls();
+		assert.ok(first.length >= 1, 'the activation poll did not reach the service');
+		assert.deepEqual(first[0].query, { term: TERM, platforms: PLATFORMS.join(','), term_type: 'hashtag' });
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 0);
+	});
+
+	it('a scheduled poll with nothing new starts nothing', async () => {
+		const started = Date.now();
+		await nextPoll(polls().length);
+		recordTiming('wait for a scheduled Data Trigger poll', Date.now() - started);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 0);
+	});
+
+	it('the next poll after new posts starts the workflow once, with exactly those posts', async () => {
+		const fake = ctx.backend.fake!;
+		await betweenPolls();
+		const seen = polls().length;
+		const added = [...fake.control.data.addPosts('Twitter', TERM, 3, 'hashtag'), ...fake.control.data.addPosts('Bluesky', TERM, 2, 'hashtag')];
+		const started = Date.now();
+		const execution = await executionNumber(1);
+		lastPollAt = Date.now();
+		recordTiming('new posts until the Data Trigger workflow ran', Date.now() - started);
+		assert.ok(polls().length > seen);
+		const items = execution.items('New Posts');
+		assert.deepEqual(sortByKey(items), sortByKey(added));
+		// oldest first, as the trigger promises
+		const times = items.map((item) => Date.parse(String(item.post_created_at)));
+		assert.deepEqual(times, [...times].sort((a, b) => a - b));
+	});
+
+	it('the poll after one more post starts it again with only that post', async () => {
+		const fake = ctx.backend.fake!;
+		await betweenPolls();
+		const added = fake.control.data.addPosts('Bluesky', TERM, 1, 'hashtag');
+		const execution = await executionNumber(2);
+		assert.deepEqual(execution.items('New Posts').map(key), added.map(key));
+		const stored = await ctx.n8n.rest<{ staticData?: Record<string, { seen?: Record<string, string[]> }> }>('GET', `/rest/workflows/${workflowId}`);
+		const memory = stored.staticData?.['node:New Posts']?.seen;
+		assert.ok(memory && Array.isArray(memory.Twitter) && Array.isArray(memory.Bluesky), `the poll memory was not saved: ${JSON.stringify(stored.staticData)}`);
+	});
+});
