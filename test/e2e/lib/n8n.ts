@@ -125,6 +125,11 @@ export class N8n {
 		return `http://${LOOPBACK}:${this.port}`;
 	}
 
+	/** The pid of `n8n start` (the leader of its process group), while it runs. */
+	get pid(): number | undefined {
+		return this.running ? this.server?.pid : undefined;
+	}
+
 	get running(): boolean {
 		return this.server !== undefined && this.server.exitCode === null && this.server.signalCode === null;
 	}
