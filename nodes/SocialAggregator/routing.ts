@@ -32,9 +32,10 @@ import type { ListMeta } from '../shared/types';
  *   3. pages lists with `collectPages` (Return All at per_page=100 up to
  *      meta.total_pages; a Limit never asks for a page it does not need), each
  *      page retried on its own, so a 429 resumes at the page that failed; once
- *      page 1 has told how many pages there are, up to `PAGE_CONCURRENCY` of
- *      the rest are in flight at once, the output keeping the service's order
- *      (`PageGate`: a 429 holds back the pages not yet sent, a failure stops them);
+ *      page 1 has told how many pages there are, the rest are asked several at
+ *      once, at most `PAGE_CONCURRENCY` in flight for the whole node run, the
+ *      output keeping the service's order (`PageLimiter`: a 429 holds back the
+ *      requests not yet sent; a page that fails for good stops its list);
  *   4. turns the answer into items (`{ data }` unwrapped, one item per element of
  *      a list, `{ deleted: true, id }` for deletes), each paired with its input
  *      item; with "continue on fail" an error becomes an error item, paired too.
@@ -142,37 +143,61 @@ function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 }
 
 /**
- * Pages of one list fetched at once after page 1. The service's rate limit
- * (by default 60 requests a minute, SPEC.md) counts requests, not connections:
- * concurrency cannot add requests, only send them sooner, so what it risks is
- * the requests in flight when the limit is reached. Each of them gets a 429 and
- * is retried at its own page after Retry-After; the `PageGate` sends nothing
- * new meanwhile, so a window's end costs at most this many 429s. Six: on a
- * 30 ms round trip page 1 plus 49 pages take 9 rounds instead of 50, and it is
- * what a browser opens to one host.
+ * Page requests in flight at once for one run of the node, whatever the number
+ * of input items (n8n runs the items of a declarative node concurrently). Once
+ * page 1 of a list has told how many pages there are, the rest are asked this
+ * many at a time.
+ *
+ * The service's rate limit (by default 60 requests a minute, SPEC.md) counts
+ * requests, not connections: concurrency adds no request, it only sends them
+ * sooner. What it risks is the requests in flight when a limit window is used
+ * up: each gets a 429 and is retried at its own page after Retry-After, and
+ * nothing new is sent meanwhile (`PageLimiter`), so a window's end costs at most
+ * this many 429s, never a 429 per remaining page. Ten: on a 30 ms round trip the
+ * 49 pages after page 1 of a 5,000-post Return All take 5 rounds instead of 49,
+ * and the 60 requests a default key may send in a minute go out in about a third
+ * of a second, so the wait for the next window is the window itself and not a
+ * second more (Retry-After comes in whole seconds).
  */
-export const PAGE_CONCURRENCY = 6;
+export const PAGE_CONCURRENCY = 10;
 
 /** Thrown to a page not yet sent when another page of the same list has failed. */
 class ListStopped extends Error {}
 
 /**
- * What the pages of one list share while several are in flight. A 429 closes
- * the gate: pages not yet sent wait until every request that got a 429 has been
- * answered otherwise (its retry after Retry-After is the probe), instead of each
- * spending a 429 of its own. A page that fails for good stops the pages not yet
- * sent: the list fails with that page's error and asks nothing more.
+ * What the page requests of one node run share: at most `PAGE_CONCURRENCY` in
+ * flight, and a gate that a 429 closes. While any request that got a 429 waits
+ * for its retry (the probe), requests not yet sent wait too instead of each
+ * spending a 429 of its own; the gate opens when every such request has been
+ * answered otherwise or has given up.
  */
-export class PageGate {
+export class PageLimiter {
+	private free: number;
+	private readonly queued: Array<() => void> = [];
 	private limited = 0;
 	private reopened?: Promise<void>;
 	private reopen?: () => void;
-	private failed = false;
 
-	/** Before the first attempt of a page. */
-	async enter(): Promise<void> {
-		while (this.reopened) await this.reopened;
-		if (this.failed) throw new ListStopped('Another page of the list failed');
+	constructor(slots = PAGE_CONCURRENCY) {
+		this.free = Math.max(1, slots);
+	}
+
+	/** Before a request's first attempt: waits for an open gate and a free slot. */
+	async acquire(): Promise<void> {
+		for (;;) {
+			while (this.reopened) await this.reopened;
+			if (this.free > 0) {
+				this.free--;
+				return;
+			}
+			await new Promise<void>((resolve) => this.queued.push(resolve));
+		}
+	}
+
+	/** After a request's last attempt. */
+	releaseSlot(): void {
+		this.free++;
+		this.queued.shift()?.();
 	}
 
 	/** A request got a 429 and will wait for its retry. */
@@ -191,33 +216,63 @@ export class PageGate {
 			reopen();
 		}
 	}
+}
 
-	fail(): void {
-		this.failed = true;
+/**
+ * The limiters of the node runs paging right now, by execution and node: the
+ * input items of one run share one. An entry lives while a list of that run is
+ * being paged.
+ */
+const runLimiters = new Map<string, { limiter: PageLimiter; lists: number }>();
+
+/** The limiter of this node run, and the function to call when this list is done with it. */
+function runLimiter(this: IExecutePaginationFunctions): { limiter: PageLimiter; done: () => void } {
+	const executionId = this.getExecutionId();
+	if (!executionId) return { limiter: new PageLimiter(), done: () => {} };
+	const key = `${executionId}:${this.getNode().name}`;
+	let entry = runLimiters.get(key);
+	if (!entry) {
+		entry = { limiter: new PageLimiter(), lists: 0 };
+		runLimiters.set(key, entry);
 	}
+	const shared = entry;
+	shared.lists++;
+	return {
+		limiter: shared.limiter,
+		done: () => {
+			shared.lists--;
+			if (shared.lists === 0 && runLimiters.get(key) === shared) runLimiters.delete(key);
+		},
+	};
+}
+
+/** The pages of one list: the run's limiter, and whether a page of this list has failed for good. */
+interface ListPaging {
+	limiter: PageLimiter;
+	failed: boolean;
 }
 
 /**
  * One request with the package's retry and error rules (`sendWithRules`):
  * routing builds the request, the shared rules decide what to do with the answer.
- * With a `gate`, the first attempt waits while the list is held back by a 429,
- * and this request's own 429s hold it back.
+ * A page of a list waits for the run's limiter, holds it back with its 429s, and
+ * is not sent at all when another page of its list has failed for good.
  */
 async function sendByRules(
 	this: IExecutePaginationFunctions,
 	base: RequestData,
 	qs: IDataObject,
 	itemIndex: number,
-	gate?: PageGate,
+	paging?: ListPaging,
 ): Promise<Answer> {
 	let holding = false;
 	const send = async (): Promise<Answer> => {
 		const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
 		const answer = item?.json as unknown as Answer;
-		if (gate) {
+		if (paging) {
 			const limited = answer?.statusCode === 429;
-			if (limited && !holding) gate.hold();
-			if (!limited && holding) gate.release();
+			if (limited && !holding) paging.limiter.hold();
+			if (!limited && holding) paging.limiter.release();
 			holding = limited;
 		}
 		return answer;
@@ -230,7 +285,13 @@ async function sendByRules(
 			return [];
 		}
 	};
-	await gate?.enter();
+	if (paging) {
+		await paging.limiter.acquire();
+		if (paging.failed) {
+			paging.limiter.releaseSlot();
+			throw new ListStopped('Another page of the list failed');
+		}
+	}
 	let answered = false;
 	try {
 		const answer = await sendWithRules(this.getNode(), send, {
@@ -241,8 +302,11 @@ async function sendByRules(
 		answered = true;
 		return answer;
 	} finally {
-		if (!answered) gate?.fail();
-		if (holding) gate?.release();
+		if (paging) {
+			if (!answered) paging.failed = true;
+			if (holding) paging.limiter.release();
+			paging.limiter.releaseSlot();
+		}
 	}
 }
 
@@ -280,19 +344,25 @@ function itemKey(item: IDataObject): string | undefined {
 async function pagedList(this: IExecutePaginationFunctions, requestData: RequestData, itemIndex: number) {
 	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
 	const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', 50));
-	const gate = new PageGate();
-	return await collectPages<IDataObject>({
-		returnAll,
-		limit,
-		key: itemKey,
-		concurrency: PAGE_CONCURRENCY,
-		fetchPage: async (page, perPage) => {
-			const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, gate);
-			const body = isPlainObject(answer.body) ? answer.body : {};
-			const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-			return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
-		},
-	});
+	const { limiter, done } = runLimiter.call(this);
+	const paging: ListPaging = { limiter, failed: false };
+	try {
+		return await collectPages<IDataObject>({
+			returnAll,
+			limit,
+			key: itemKey,
+			concurrency: PAGE_CONCURRENCY,
+			fetchPage: async (page, perPage) => {
+				const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, paging);
+				const body = isPlainObject(answer.body) ? answer.body : {};
+				const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+				return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
+			},
+		});
+	} finally {
+		// Pages of this list still in flight after a failure finish on their own.
+		done();
+	}
 }
 
 function toNodeError(this: IExecuteSingleFunctions, error: unknown, itemIndex: number) {

@@ -1,9 +1,9 @@
 /**
  * Return All with pages in flight at once: once page 1 has told how many pages there
- * are, up to PAGE_CONCURRENCY of the rest are asked at the same time. The output keeps
- * the service's order and loses nothing when pages get 429s, whether injected or from
- * the service's own rate limit; a 429 holds back the pages not yet sent; a page that
- * fails for good stops the list.
+ * are, the rest are asked several at a time, at most PAGE_CONCURRENCY for the whole
+ * node run (all input items together). The output keeps the service's order and loses
+ * nothing when pages get 429s, whether injected or from the service's own rate limit;
+ * a 429 holds back the requests not yet sent; a page that fails for good stops its list.
  */
 import type { RequestLogEntry } from '../../fake-service';
 import { PAGE_CONCURRENCY } from '../../../nodes/SocialAggregator/routing';
@@ -166,6 +166,35 @@ test('a page that fails for good fails the list with its error and stops the pag
 	expect(requests.filter((r) => Number(r.query.page) === 4)).toHaveLength(1);
 	// Page 1, the pages in flight with page 4, and those started before page 4 was answered.
 	expect(requests.length).toBeLessThanOrEqual(1 + 2 * PAGE_CONCURRENCY);
+});
+
+test('several input items share the limit: never more than PAGE_CONCURRENCY requests in flight for the node run, and a 429 on one list holds back the others', async () => {
+	const feeds = [bigFeed, fake.control.seedFeed({ posts: POSTS }).feedId, fake.control.seedFeed({ posts: POSTS }).feedId];
+	fake.control.setLatency(25);
+	fake.control.injectFault({ kind: 'error', status: 429, method: 'GET', path: `/feeds/${feeds[1]}/posts`, query: { page: '6' }, retryAfter: 1 });
+	let sentDuringWait = -1;
+	onSleep = async () => {
+		const before = fake.control.requests.list().length;
+		await realSleep(200);
+		sentDuringWait = fake.control.requests.list().length - before;
+	};
+
+	const run = await runNode(
+		fake,
+		{ resource: 'post', operation: 'getAll', feedId: feed('={{ $json.feed }}', 'id'), returnAll: true },
+		{ items: feeds.map((id) => ({ feed: id })) },
+	);
+
+	expect(run.error).toBeUndefined();
+	expect(run.requests).toHaveLength(3 * PAGES + 1);
+	expect(mostAtOnce(run.requests)).toBeLessThanOrEqual(PAGE_CONCURRENCY);
+	expect(sentDuringWait).toBeGreaterThanOrEqual(0);
+	expect(sentDuringWait).toBeLessThan(PAGE_CONCURRENCY);
+	feeds.forEach((id, index) => {
+		const posts = run.items.filter((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: index }));
+		expect(posts.map((item) => item.json.feed_id)).toEqual(Array(POSTS).fill(id));
+		expect(new Set(posts.map((item) => item.json.id)).size).toBe(POSTS);
+	});
 });
 
 test('Limit: the pages a limit needs are asked at once as well, and no page beyond them', async () => {
