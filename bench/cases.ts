@@ -1,0 +1,518 @@
+/**
+ * The benchmark cases. Each one seeds the fake service and names its workflows (`prepare`,
+ * before n8n starts), then runs them in the started n8n (`run`) and returns its table rows.
+ * Both sides of a comparison run alternately (A B, B A, …) and the table shows medians.
+ */
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { node, webhookPath, workflow, type CredentialRef } from '../test/e2e/lib/workflow';
+import type { FakeService } from '../test/fake-service';
+import { deliverBlock, type DeliveryBlock, type DeliveryTarget } from './lib/deliveries';
+import { runThroughWebhook, type BenchN8n, type Published } from './lib/harness';
+import { folderSize, loadTimes, medianLoadMs, runtimeDependencies } from './lib/package';
+import { bytes, integer, median, ratio, seconds, spread } from './lib/stats';
+import { yes, type Row } from './lib/table';
+import {
+	B2_PAGES,
+	B2_TERM,
+	FEED_COMPLETE,
+	httpDataSearch,
+	httpFeedPosts,
+	oursDataSearch,
+	oursFeedPosts,
+	webhookStart,
+} from './workflows';
+
+export interface BenchSettings {
+	/** alternations of each timed comparison */
+	runs: number;
+	/** runs of B3's rate-limited Return All */
+	rateLimitRuns: number;
+	/** B4: deliveries per side, blocks they are split into (alternating sides), senders at once */
+	deliveries: number;
+	deliveryBlocks: number;
+	deliveryConcurrency: number;
+	/** B5: fresh-process samples of n8n's loader */
+	loadSamples: number;
+	/** latency the fake service adds to every /v1 request in B1–B3 */
+	latencyMs: number;
+	progress: (message: string) => void;
+}
+
+export type Context = BenchN8n & { ids: Map<string, string> };
+
+export interface BenchCase {
+	id: string;
+	prepare(fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }): Published[];
+	run(ctx: Context, settings: BenchSettings): Promise<Row[]>;
+}
+
+type Json = Record<string, unknown>;
+
+/** What one timed run of one side gave. */
+interface SideRun {
+	ms: number;
+	requests: number;
+	status: string;
+	items: Json[];
+	error?: string;
+}
+
+/** Runs a webhook-started workflow once; requests are the fake's log of that run (on `pathPrefix`). */
+async function runSide(
+	ctx: Context,
+	name: string,
+	webhook: string,
+	outputNode: string,
+	{ body = {}, pathPrefix }: { body?: unknown; pathPrefix: string },
+): Promise<SideRun> {
+	const control = ctx.fake.control;
+	control.requests.clear();
+	const run = await runThroughWebhook(ctx.n8n, ctx.ids.get(name)!, webhook, body);
+	const requests = control.requests.list().filter((entry) => entry.path.startsWith(pathPrefix)).length;
+	const execution = await ctx.n8n.execution(run.executionId);
+	let items: Json[] = [];
+	try {
+		items = execution.items(outputNode) as Json[];
+	} catch {
+		// the node did not run or failed: no items
+	}
+	const error = execution.error ? String(execution.error.message ?? '') : undefined;
+	return { ms: run.ms, requests, status: run.status, items, error };
+}
+
+/** Alternates two sides `runs` times (A B, B A, A B, …). */
+async function alternate<T>(runs: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
+	const result = { a: [] as T[], b: [] as T[] };
+	for (let index = 0; index < runs; index++) {
+		if (index % 2 === 0) {
+			result.a.push(await a());
+			result.b.push(await b());
+		} else {
+			result.b.push(await b());
+			result.a.push(await a());
+		}
+	}
+	return result;
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+const timeCell = (values: number[]) => `${seconds(median(values))} (${spread(values, seconds)})`;
+const requestCell = (values: number[]) => {
+	const low = Math.min(...values);
+	const high = Math.max(...values);
+	return low === high ? integer(low) : `${integer(median(values))} (${low}–${high})`;
+};
+
+/** The ids of a list as the service orders it, read page after page outside n8n. */
+async function serviceOrder(ctx: Context, feedId: number, pages: number): Promise<unknown[]> {
+	const ids: unknown[] = [];
+	for (let page = 1; page <= pages; page++) {
+		const response = await fetch(`${ctx.backend.url}/feeds/${feedId}/posts?page=${page}&per_page=100`, {
+			headers: { Authorization: `Bearer ${ctx.backend.apiKey}` },
+		});
+		const body = (await response.json()) as { data: Array<{ id: unknown }> };
+		ids.push(...body.data.map((post) => post.id));
+	}
+	return ids;
+}
+
+function sameOrder(items: Json[], expected: unknown[]): boolean {
+	return items.length === expected.length && items.every((item, index) => item.id === expected[index]);
+}
+
+/** Sets the fake's rate limits to the Team plan of the seeded owner, with fresh windows. */
+function normalLimits(fake: FakeService): void {
+	fake.control.rateLimits.clear();
+	fake.control.rateLimits.setEnabled(true);
+	fake.control.rateLimits.setWindowScale(1);
+}
+
+// ---------------------------------------------------------------------------
+// B1: feed posts, Return All, 5,000 posts, 30 ms a request
+// ---------------------------------------------------------------------------
+
+export function feedPostsCase(): BenchCase {
+	const POSTS = 5000;
+	const PAGES = POSTS / 100;
+	let feedId = 0;
+	return {
+		id: 'B1',
+		prepare(fake, refs) {
+			feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B1' }).feedId;
+			return [
+				{ spec: oursFeedPosts('B1 Social Aggregator', 'bench-b1-ours', feedId), webhooks: ['bench-b1-ours'] },
+				{ spec: httpFeedPosts('B1 HTTP Request', 'bench-b1-http', feedId, refs), webhooks: ['bench-b1-http'] },
+			];
+		},
+		async run(ctx, settings) {
+			const control = ctx.fake.control;
+			normalLimits(ctx.fake);
+			control.setLatency(0);
+			const expected = await serviceOrder(ctx, feedId, PAGES);
+			control.setLatency(settings.latencyMs);
+			const side = (name: string, webhook: string, output: string) => async () => {
+				normalLimits(ctx.fake);
+				const run = await runSide(ctx, name, webhook, output, { pathPrefix: `/feeds/${feedId}/posts` });
+				settings.progress(`B1 ${name}: ${run.ms} ms, ${run.requests} requests, ${run.items.length} posts`);
+				return run;
+			};
+			const runs = await alternate(
+				settings.runs,
+				side('B1 Social Aggregator', 'bench-b1-ours', 'Social Aggregator'),
+				side('B1 HTTP Request', 'bench-b1-http', 'Posts'),
+			);
+			control.setLatency(0);
+			const ours = runs.a;
+			const http = runs.b;
+			const result = (list: SideRun[]) => {
+				const complete = list.filter((run) => run.status === 'success' && sameOrder(run.items, expected)).length;
+				return `${count(median(list.map((run) => run.items.length)))} posts; ${complete}/${list.length} runs complete, in order`;
+			};
+			const speedup = median(http.map((run) => run.ms)) / median(ours.map((run) => run.ms));
+			const ourRequests = median(ours.map((run) => run.requests));
+			const allComplete = ours.every((run) => run.status === 'success' && sameOrder(run.items, expected));
+			const label = `B1 feed posts Return All (${count(POSTS)} posts, ${settings.latencyMs} ms/request)`;
+			return [
+				{
+					case: label,
+					side: 'Social Aggregator',
+					requests: requestCell(ours.map((run) => run.requests)),
+					time: timeCell(ours.map((run) => run.ms)),
+					result: result(ours),
+					ratio: `${ratio(speedup, 1)} faster`,
+					target: `${PAGES} requests, ≥2x faster`,
+					met: yes(ourRequests === PAGES && speedup >= 2 && allComplete),
+				},
+				{
+					case: label,
+					side: 'HTTP Request, documented pagination',
+					requests: requestCell(http.map((run) => run.requests)),
+					time: timeCell(http.map((run) => run.ms)),
+					result: result(http),
+					ratio: '1.0x',
+					target: '',
+					met: '',
+				},
+			];
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------
+// B2: Data API, Return All over 6 platforms of 1 to 8 pages
+// ---------------------------------------------------------------------------
+
+export function dataSearchCase(): BenchCase {
+	const deepest = Math.max(...Object.values(B2_PAGES));
+	const sum = Object.values(B2_PAGES).reduce((total, pages) => total + pages, 0);
+	return {
+		id: 'B2',
+		prepare(fake, refs) {
+			for (const [platform, pages] of Object.entries(B2_PAGES)) {
+				fake.control.data.configure(platform, { term: B2_TERM, termType: 'username', pages });
+			}
+			return [
+				{ spec: oursDataSearch('B2 Social Aggregator Data', 'bench-b2-ours'), webhooks: ['bench-b2-ours'] },
+				{ spec: httpDataSearch('B2 HTTP Request', 'bench-b2-http', refs), webhooks: ['bench-b2-http'] },
+			];
+		},
+		async run(ctx, settings) {
+			const control = ctx.fake.control;
+			control.setLatency(settings.latencyMs);
+			const body = { platforms: Object.keys(B2_PAGES) };
+			const side = (name: string, webhook: string, output: string) => async () => {
+				normalLimits(ctx.fake);
+				const run = await runSide(ctx, name, webhook, output, { body, pathPrefix: '/data/posts' });
+				settings.progress(`B2 ${name}: ${run.ms} ms, ${run.requests} requests, ${run.items.length} posts`);
+				return run;
+			};
+			const runs = await alternate(
+				settings.runs,
+				side('B2 Social Aggregator Data', 'bench-b2-ours', 'Social Aggregator Data'),
+				side('B2 HTTP Request', 'bench-b2-http', 'Posts'),
+			);
+			control.setLatency(0);
+			const ours = runs.a;
+			const http = runs.b;
+			const keys = (run: SideRun) => run.items.map((post) => `${String(post.platform)}:${String(post.id)}`).sort().join('\n');
+			const reference = keys(http[0]);
+			const result = (list: SideRun[]) => {
+				const same = list.filter((run) => run.status === 'success' && keys(run) === reference).length;
+				return `${count(median(list.map((run) => run.items.length)))} posts; ${same}/${list.length} runs with the same posts`;
+			};
+			const fewer = median(http.map((run) => run.requests)) / median(ours.map((run) => run.requests));
+			const faster = median(http.map((run) => run.ms)) / median(ours.map((run) => run.ms));
+			const label = `B2 Data API Return All (6 platforms, ${Math.min(...Object.values(B2_PAGES))}–${deepest} pages, ${sum} in all)`;
+			return [
+				{
+					case: label,
+					side: 'Social Aggregator Data',
+					requests: requestCell(ours.map((run) => run.requests)),
+					time: timeCell(ours.map((run) => run.ms)),
+					result: result(ours),
+					ratio: `${ratio(fewer, 1)} fewer requests, ${ratio(faster, 1)} faster`,
+					target: `${deepest} requests (deepest), ≥2x fewer`,
+					met: yes(ours.every((run) => run.requests === deepest && keys(run) === reference) && fewer >= 2),
+				},
+				{
+					case: label,
+					side: 'HTTP Request per platform (6 items)',
+					requests: requestCell(http.map((run) => run.requests)),
+					time: timeCell(http.map((run) => run.ms)),
+					result: result(http),
+					ratio: '1.0x',
+					target: '',
+					met: '',
+				},
+			];
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------
+// B3: Return All of 100 pages under a rate limit; the HTTP Request node and one 429
+// ---------------------------------------------------------------------------
+
+export function rateLimitCase(): BenchCase {
+	const POSTS = 10_000;
+	const PAGES = POSTS / 100;
+	const BURST = 60;
+	const WINDOW_MS = 6000; // 60 s scaled by 0.1
+	// The 61st request cannot be answered before the first window has passed.
+	const FLOOR_MS = (Math.ceil(PAGES / BURST) - 1) * WINDOW_MS;
+	const FAULT_PAGE = PAGES / 2;
+	let feedId = 0;
+	const http = [
+		{ name: 'B3 HTTP Request', webhook: 'bench-b3-http', side: 'HTTP Request, documented pagination', extra: {} },
+		{
+			name: 'B3 HTTP Request, Retry On Fail',
+			webhook: 'bench-b3-http-retry',
+			side: 'HTTP Request + Retry On Fail (3 tries)',
+			extra: { settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 } },
+		},
+		{
+			name: 'B3 HTTP Request, Never Error',
+			webhook: 'bench-b3-http-never',
+			side: 'HTTP Request + Never Error, `?.` in Complete When',
+			extra: { neverError: true, complete: FEED_COMPLETE.replace(/\.meta\./g, '.meta?.') },
+		},
+	];
+	return {
+		id: 'B3',
+		prepare(fake, refs) {
+			feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B3' }).feedId;
+			return [
+				{ spec: oursFeedPosts('B3 Social Aggregator', 'bench-b3-ours', feedId), webhooks: ['bench-b3-ours'] },
+				...http.map((variant) => ({
+					spec: httpFeedPosts(variant.name, variant.webhook, feedId, refs, variant.extra),
+					webhooks: [variant.webhook],
+				})),
+			];
+		},
+		async run(ctx, settings) {
+			const control = ctx.fake.control;
+			normalLimits(ctx.fake);
+			control.setLatency(0);
+			const expected = await serviceOrder(ctx, feedId, PAGES);
+			control.setLatency(settings.latencyMs);
+			const prefix = `/feeds/${feedId}/posts`;
+			const rows: Row[] = [];
+
+			// Under the limit: 60 requests per (scaled) minute, fresh windows for every run.
+			const limited: Array<SideRun & { limited: number }> = [];
+			for (let index = 0; index < settings.rateLimitRuns; index++) {
+				control.rateLimits.clear();
+				control.rateLimits.setWindowScale(WINDOW_MS / 60_000);
+				control.rateLimits.set(control.keys.owner, { burstPerMinute: BURST, requestsPerHour: null });
+				const run = await runSide(ctx, 'B3 Social Aggregator', 'bench-b3-ours', 'Social Aggregator', { pathPrefix: prefix });
+				const refused = control.requests.list().filter((entry) => entry.path.startsWith(prefix) && entry.status === 429).length;
+				limited.push({ ...run, limited: refused });
+				settings.progress(`B3 Social Aggregator under the limit: ${run.ms} ms (${(run.ms / FLOOR_MS).toFixed(3)}x), ${run.requests} requests, ${refused} answered 429`);
+			}
+			normalLimits(ctx.fake);
+			const failures = limited.filter((run) => run.status !== 'success' || !sameOrder(run.items, expected)).length;
+			const limitRatio = median(limited.map((run) => run.ms)) / FLOOR_MS;
+			rows.push({
+				case: `B3 Return All ${PAGES} pages, limit ${BURST}/min scaled to ${BURST}/${WINDOW_MS / 1000} s`,
+				side: 'Social Aggregator',
+				requests: `${requestCell(limited.map((run) => run.requests))} (${requestCell(limited.map((run) => run.limited))} were 429)`,
+				time: timeCell(limited.map((run) => run.ms)),
+				result: `${count(median(limited.map((run) => run.items.length)))} posts; ${failures} failed or incomplete of ${limited.length}`,
+				ratio: `${ratio(limitRatio)} of ${seconds(FLOOR_MS)} floor`,
+				target: '≤1.15x, 0 failures',
+				met: yes(limitRatio <= 1.15 && failures === 0),
+			});
+
+			// One 429 half-way, no limit otherwise: what each side returns, and whether it says so.
+			const label = `B3 one 429 (Retry-After: 1) at page ${FAULT_PAGE} of ${PAGES}`;
+			const oneFault = async (name: string, webhook: string, output: string) => {
+				control.faults.clear();
+				control.injectFault({ kind: 'error', status: 429, method: 'GET', path: '/feeds/:id/posts', query: { page: String(FAULT_PAGE) }, retryAfter: 1 });
+				normalLimits(ctx.fake);
+				const run = await runSide(ctx, name, webhook, output, { pathPrefix: prefix });
+				control.faults.clear();
+				settings.progress(`B3 ${name} with one 429: ${run.status}, ${run.items.length} posts, ${run.requests} requests`);
+				return run;
+			};
+			const says = (run: SideRun) =>
+				run.status === 'success' ? 'execution "success", no error' : `execution "${run.status}": ${run.error ?? ''}`;
+			const ours = await oneFault('B3 Social Aggregator', 'bench-b3-ours', 'Social Aggregator');
+			rows.push({
+				case: label,
+				side: 'Social Aggregator',
+				requests: integer(ours.requests),
+				time: seconds(ours.ms),
+				result: `${count(ours.items.length)} of ${count(POSTS)} posts${sameOrder(ours.items, expected) ? ', in order' : ''}; ${says(ours)}`,
+				ratio: '',
+				target: 'all posts, no error',
+				met: yes(ours.status === 'success' && sameOrder(ours.items, expected)),
+			});
+			for (const variant of http) {
+				const run = await oneFault(variant.name, variant.webhook, 'Posts');
+				const lost = POSTS - run.items.length;
+				rows.push({
+					case: label,
+					side: variant.side,
+					requests: integer(run.requests),
+					time: seconds(run.ms),
+					result: `${count(run.items.length)} of ${count(POSTS)} posts; ${says(run)}`,
+					ratio: lost > 0 && run.status === 'success' ? `${count(lost)} posts lost silently` : lost > 0 ? 'fails, no posts' : '',
+					target: '',
+					met: '',
+				});
+			}
+			control.setLatency(0);
+			return rows;
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------
+// B4: signed deliveries to the Trigger and to n8n's plain Webhook node
+// ---------------------------------------------------------------------------
+
+export function deliveriesCase({ label = '', blocks }: { label?: string; blocks?: number } = {}): BenchCase {
+	const trigger = workflow('B4 Social Aggregator Trigger', [], {
+		first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: 'On New Posts' }),
+	});
+	const plain = workflow('B4 Webhook', [], { first: webhookStart('bench-b4-plain', { responseMode: 'onReceived' }) });
+	const triggerPath = webhookPath(trigger, 'On New Posts');
+	return {
+		id: 'B4',
+		prepare() {
+			return [
+				{ spec: trigger, webhooks: [triggerPath] },
+				{ spec: plain, webhooks: ['bench-b4-plain'] },
+			];
+		},
+		async run(ctx, settings) {
+			const headers = { Authorization: `Bearer ${ctx.backend.apiKey}` };
+			const subscriptions = (await (await fetch(`${ctx.backend.url}/webhooks?per_page=100`, { headers })).json()) as {
+				data: Array<{ id: number; url: string }>;
+			};
+			const triggerUrl = ctx.n8n.webhookUrl(triggerPath);
+			const subscription = subscriptions.data.find((entry) => entry.url === triggerUrl);
+			if (!subscription) throw new Error(`B4: the Trigger did not subscribe ${triggerUrl} with the service`);
+			const secret = ctx.fake.control.webhooks.secret(subscription.id);
+			const post = ((await (await fetch(`${ctx.backend.url}/feeds/1/posts?per_page=1`, { headers })).json()) as { data: Json[] }).data[0];
+			const targets: Record<'ours' | 'plain', DeliveryTarget> = {
+				ours: { url: triggerUrl, workflowId: ctx.ids.get(trigger.name)!, secret },
+				plain: { url: ctx.n8n.webhookUrl('bench-b4-plain'), workflowId: ctx.ids.get(plain.name)!, secret },
+			};
+			const blockCount = blocks ?? settings.deliveryBlocks;
+			const perBlock = Math.ceil(settings.deliveries / blockCount);
+			const block = (side: 'ours' | 'plain') => async () => {
+				const result = await deliverBlock(ctx.n8n, targets[side], post, { count: perBlock, concurrency: settings.deliveryConcurrency });
+				settings.progress(
+					`B4${label} ${side === 'ours' ? 'Trigger' : 'Webhook'}: ${result.deliveries} deliveries, ${result.perSecond.toFixed(1)}/s, ${result.failed} not 200, ${result.succeeded}/${result.executions} executions succeeded`,
+				);
+				return result;
+			};
+			const runs = await alternate(blockCount, block('ours'), block('plain'));
+			const perSecond = (list: DeliveryBlock[]) => list.map((entry) => entry.perSecond);
+			const rate = (list: DeliveryBlock[]) => `${median(perSecond(list)).toFixed(1)}/s (${spread(perSecond(list), (v) => v.toFixed(1))})`;
+			const outcome = (list: DeliveryBlock[]) => {
+				const sent = list.reduce((total, entry) => total + entry.deliveries, 0);
+				const ok = list.reduce((total, entry) => total + entry.deliveries - entry.failed, 0);
+				const succeeded = list.reduce((total, entry) => total + entry.succeeded, 0);
+				return `${count(ok)}/${count(sent)} answered 200, ${count(succeeded)} executions succeeded`;
+			};
+			const relative = median(perSecond(runs.a)) / median(perSecond(runs.b));
+			const total = perBlock * blockCount;
+			const caseLabel = `B4${label} ${count(total)} signed deliveries/side, ${settings.deliveryConcurrency} at once, ${blockCount} alternating blocks`;
+			const allGood = runs.a.every((entry) => entry.failed === 0 && entry.succeeded === entry.deliveries);
+			return [
+				{
+					case: caseLabel,
+					side: 'Social Aggregator Trigger',
+					requests: count(total),
+					time: rate(runs.a),
+					result: outcome(runs.a),
+					ratio: `${ratio(relative)} of Webhook`,
+					target: label ? '(diagnosis)' : '≥0.9x of Webhook',
+					met: label ? '' : yes(relative >= 0.9 && allGood),
+				},
+				{
+					case: caseLabel,
+					side: 'Webhook node (plain)',
+					requests: count(total),
+					time: rate(runs.b),
+					result: outcome(runs.b),
+					ratio: '1.00x',
+					target: '',
+					met: '',
+				},
+			];
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------
+// B5: the package itself
+// ---------------------------------------------------------------------------
+
+export async function packageRows(ctx: Context, settings: BenchSettings): Promise<Row[]> {
+	const packageDir = path.join(ctx.n8n.userFolder, '.n8n', 'nodes', 'node_modules', ctx.pkg.name);
+	const samples = loadTimes(ctx.n8n.runtime, packageDir, settings.loadSamples);
+	const loadMs = medianLoadMs(samples);
+	settings.progress(`B5 load: ${samples.map((sample) => sample.ms.toFixed(1)).join(', ')} ms`);
+	const dist = folderSize(path.join(packageDir, 'dist'));
+	const tarballBytes = statSync(ctx.pkg.tarball).size;
+	const dependencies = runtimeDependencies(packageDir);
+	const { nodes, credentials } = samples[0];
+	const label = 'B5 the package';
+	return [
+		{
+			case: label,
+			side: "n8n's package loader, fresh process",
+			requests: '',
+			time: `${(loadMs / 1000).toFixed(3)} s (${spread(samples.map((s) => s.ms / 1000), (v) => v.toFixed(3))})`,
+			result: `${nodes} nodes, ${credentials} credential loaded`,
+			ratio: '',
+			target: '',
+			met: '',
+		},
+		{
+			case: label,
+			side: 'dist as installed; packed tarball',
+			requests: '',
+			time: '',
+			result: `${bytes(dist.bytes)} in ${dist.files} files; tarball ${bytes(tarballBytes)}`,
+			ratio: '',
+			target: '',
+			met: '',
+		},
+		{
+			case: label,
+			side: 'runtime dependencies',
+			requests: '',
+			time: '',
+			result: `${dependencies.declared.length} declared, ${dependencies.installed.length} installed beside it`,
+			ratio: '',
+			target: '0',
+			met: yes(dependencies.declared.length === 0 && dependencies.installed.length === 0),
+		},
+	];
+}

@@ -1,0 +1,84 @@
+/**
+ * `npm run bench` (scripts/bench.sh): the package against n8n's own nodes in a real n8n,
+ * the fake service as backend. Prints one table. See bench/README.md.
+ */
+import * as os from 'node:os';
+
+import { dataSearchCase, deliveriesCase, feedPostsCase, packageRows, rateLimitCase, type BenchCase, type BenchSettings } from './cases';
+import { startBench } from './lib/harness';
+import { renderTable, type Row } from './lib/table';
+
+function numberFromEnv(name: string, fallback: number): number {
+	const value = Number(process.env[name]);
+	return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+const settings: BenchSettings = {
+	runs: numberFromEnv('BENCH_RUNS', 5),
+	rateLimitRuns: numberFromEnv('BENCH_RATE_LIMIT_RUNS', 3),
+	deliveries: numberFromEnv('BENCH_DELIVERIES', 2000),
+	deliveryBlocks: numberFromEnv('BENCH_DELIVERY_BLOCKS', 4),
+	deliveryConcurrency: numberFromEnv('BENCH_DELIVERY_CONCURRENCY', 8),
+	loadSamples: numberFromEnv('BENCH_LOAD_SAMPLES', 5),
+	latencyMs: numberFromEnv('BENCH_LATENCY_MS', 30),
+	progress: (message) => process.stderr.write(`[bench] ${message}\n`),
+};
+
+/** B1–B4 to run (BENCH_ONLY=B1,B3); B5 always runs. BENCH_DIAGNOSE=0 skips B4's second n8n. */
+const only = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
+const diagnose = process.env.BENCH_DIAGNOSE !== '0' && (only.length === 0 || only.includes('B4'));
+
+const load = () => os.loadavg()[0].toFixed(2);
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const loads: string[] = [`${load()} at the start`];
+	const cases: BenchCase[] = [feedPostsCase(), dataSearchCase(), rateLimitCase(), deliveriesCase()].filter(
+		(entry) => only.length === 0 || only.includes(entry.id),
+	);
+	const rows: Row[] = [];
+	let versions = '';
+
+	settings.progress('packing the package, starting the fake service and n8n (workflows published before the start)');
+	const ctx = await startBench((fake, refs) => cases.flatMap((entry) => entry.prepare(fake, refs)));
+	try {
+		versions = `n8n ${ctx.n8n.runtime.n8nVersion} on ${ctx.n8n.runtime.nodeBin.includes('node-24') ? 'Node 24' : 'Node'}; ${ctx.pkg.name} ${ctx.pkg.version}`;
+		settings.progress(`n8n ready in ${ctx.startMs.ready} ms, webhooks active after ${ctx.startMs.webhooks ?? '-'} ms`);
+		for (const entry of cases) {
+			settings.progress(`${entry.id} (load ${load()})`);
+			rows.push(...(await entry.run(ctx, settings)));
+			loads.push(`${load()} after ${entry.id}`);
+		}
+		rows.push(...(await packageRows(ctx, settings)));
+	} finally {
+		await ctx.close();
+	}
+
+	if (diagnose) {
+		// Where B4's gap comes from: n8n's default expression engine ("vm") takes an isolate for a
+		// trigger's webhook phase unless the trigger is n8n's own Webhook node.
+		const engine = 'legacy';
+		settings.progress(`B4 diagnosis: a second n8n with N8N_EXPRESSION_ENGINE=${engine}`);
+		const diagnosis = deliveriesCase({ label: ` diagnosis, N8N_EXPRESSION_ENGINE=${engine}:`, blocks: 2 });
+		const second = await startBench((fake, refs) => diagnosis.prepare(fake, refs), { env: { N8N_EXPRESSION_ENGINE: engine } });
+		try {
+			rows.push(...(await diagnosis.run(second, { ...settings, deliveries: Math.ceil(settings.deliveries / 4) })));
+			loads.push(`${load()} after the diagnosis`);
+		} finally {
+			await second.close();
+		}
+	}
+
+	const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+	const header = [
+		`npm run bench: ${versions}; fake service on 127.0.0.1 (${settings.latencyMs} ms added per request in B1–B3)`,
+		`${new Date().toISOString()}, ${os.cpus().length} cores, 1-minute load average ${loads.join(', ')}; ${minutes} min`,
+		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit), medians with min–max.`,
+	];
+	process.stdout.write(`${header.join('\n')}\n\n${renderTable(rows)}\n`);
+}
+
+main().catch((error) => {
+	process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exit(1);
+});
