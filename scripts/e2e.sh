@@ -7,7 +7,7 @@
 #   bash scripts/e2e.sh test/e2e/editor.e2e.ts   # some files
 #
 # Useful variables: N8N_CACHE_DIR (cache folder), E2E_KEEP=1 (keep n8n user folders),
-# E2E_BACKEND=stand-in|fake, N8N_SKIP_CHROMIUM=1 (no browser check).
+# E2E_TEST_TIMEOUT_MS (per test file, default 600000).
 # Screenshots and timings land in test-output/e2e/.
 set -euo pipefail
 
@@ -37,6 +37,8 @@ log "packed $tarball_name in $(($(date +%s) - t0)) s"
 
 # 3. the tests (they run under this machine's Node; n8n runs on Node 24)
 mkdir -p test-output/e2e
+# screenshots and timings of an earlier run would pass for this run's
+rm -f test-output/e2e/*.png test-output/e2e/timings.jsonl
 if [[ $# -gt 0 ]]; then
 	files=("$@")
 else

@@ -1,63 +1,117 @@
 /**
- * The editor in a browser: Debian's Chromium, headless, driven by playwright-core, signs in
- * as the owner of a real n8n with the packed package, opens a workflow with one of the
- * package's nodes and that node's panel, and saves screenshots under test-output/e2e/.
+ * The editor in a browser: Debian's Chromium, headless, driven by playwright-core, signs in to a
+ * real n8n with the packed package and the example workflows, opens the moderation example and
+ * the panel of its Social Aggregator node, and checks that the node's resources and the Post
+ * operations render in their dropdowns; then opens the hashtag example's Data Trigger and checks
+ * that its platforms dropdown loads live from the service. Screenshots go to test-output/e2e/.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 
-import {
-	e2eSuite,
-	node,
-	openEditor,
-	openNodePanel,
-	openWorkflow,
-	playwrightAvailable,
-	recordTiming,
-	resolveRuntime,
-	workflow,
-} from './lib';
+import type { Locator, Page } from 'playwright-core';
 
-const skip = !playwrightAvailable()
-	? 'playwright-core is not installed'
-	: process.env.N8N_SKIP_CHROMIUM === '1'
-		? 'N8N_SKIP_CHROMIUM=1'
-		: !existsSync(resolveRuntime().chromiumBin)
-			? 'Chromium is not installed'
-			: false;
+import { e2eSuite, openEditor, openNodePanel, openWorkflow, recordTiming, saveScreenshot, type EditorSession } from './lib';
 
-describe('the n8n editor in headless Chromium', { skip }, () => {
-	let workflowId = '';
+const MODERATION = 'examples/moderate-new-posts.json';
+const HASHTAG = 'examples/collect-hashtag-posts.json';
+
+const RESOURCES = ['Account', 'Analytics', 'Feed', 'Platform', 'Post', 'Social Account', 'Source', 'User', 'Webhook'];
+const POST_OPERATIONS = ['Approve', 'Delete', 'Get', 'Get Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'];
+
+/**
+ * Opens a parameter's dropdown in the node panel and answers the headlines of its options. A
+ * click that lands while the panel is still rendering (or its options still loading) is retried.
+ */
+async function dropdownOptions(page: Page, panel: Locator, parameter: string): Promise<string[]> {
+	const items = page.locator('.el-select-dropdown:visible .el-select-dropdown__item .option-headline');
+	let lastError: unknown;
+	for (let attempt = 1; attempt <= 3; attempt++) {
+		await panel.getByTestId(`parameter-input-${parameter}`).click();
+		try {
+			await items.first().waitFor({ state: 'visible', timeout: 10_000 });
+			return (await items.allInnerTexts()).map((text) => text.trim());
+		} catch (error) {
+			lastError = error;
+			await page.keyboard.press('Escape');
+		}
+	}
+	const file = await saveScreenshot(page, `editor-failure-${parameter}`).catch(() => undefined);
+	throw new Error(`the ${parameter} dropdown did not open${file ? ` (screenshot: ${file})` : ''}: ${(lastError as Error).message}`);
+}
+
+/** The options of the open dropdown that are chosen (multi-selects tick them). */
+async function chosenOptions(page: Page): Promise<string[]> {
+	const chosen = page.locator('.el-select-dropdown:visible .el-select-dropdown__item.selected .option-headline');
+	return (await chosen.allInnerTexts()).map((text) => text.trim());
+}
+
+async function closeDropdown(page: Page): Promise<void> {
+	await page.keyboard.press('Escape');
+	await page.locator('.el-select-dropdown:visible').waitFor({ state: 'hidden' });
+}
+
+describe('the n8n editor in headless Chromium', () => {
+	const ids: Record<string, string> = {};
 	const ctx = e2eSuite({
 		start: true,
 		beforeStart: async ({ n8n }) => {
-			workflowId = await n8n.importWorkflow(
-				workflow('E2E editor check', [
-					node('socialAggregatorData', { resource: 'profile', operation: 'lookUp', term: 'nasa' }, { name: 'Look Up' }),
-				]),
-			);
+			const [moderation, hashtag] = await n8n.importWorkflows([MODERATION, HASHTAG]);
+			ids[MODERATION] = moderation;
+			ids[HASHTAG] = hashtag;
 		},
 	});
+	let editor: EditorSession | undefined;
+	after(async () => await editor?.close());
 
-	it('signs in, opens a workflow and the node panel of a package node', async () => {
+	it('signs in as the owner', async () => {
+		assert.ok(existsSync(ctx.n8n.runtime.chromiumBin), `Chromium is missing at ${ctx.n8n.runtime.chromiumBin}: run scripts/provision-n8n.sh`);
 		const started = Date.now();
-		const editor = await openEditor(ctx.n8n);
-		try {
-			recordTiming('browser launch and sign-in', Date.now() - started);
-			const { page } = editor;
-			assert.doesNotMatch(new URL(page.url()).pathname, /^\/(signin|setup)/);
-			await page.getByText('Create workflow').first().waitFor({ state: 'visible' });
-			assert.ok(existsSync(await editor.screenshot('editor-home')));
+		editor = await openEditor(ctx.n8n);
+		recordTiming('browser launch and sign-in', Date.now() - started);
+		assert.doesNotMatch(new URL(editor.page.url()).pathname, /^\/(signin|setup)/);
+		await editor.page.getByText('Create workflow').first().waitFor({ state: 'visible' });
+	});
 
-			await openWorkflow(editor, ctx.n8n.baseUrl, workflowId);
-			assert.ok(existsSync(await editor.screenshot('editor-workflow')));
-
-			const panel = await openNodePanel(editor, 'Look Up');
-			await panel.getByText('Resource').first().waitFor({ state: 'visible' });
-			assert.ok(existsSync(await editor.screenshot('editor-node-panel')));
-		} finally {
-			await editor.close();
+	it('opens the moderation example, and its Social Aggregator node lists every resource and the Post operations', async () => {
+		assert.ok(editor, 'not signed in');
+		const { page } = editor;
+		await openWorkflow(editor, ctx.n8n.baseUrl, ids[MODERATION]);
+		for (const name of ['On New Posts', 'Breaks a Rule?', 'Approve Post', 'Reject Post']) {
+			await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).waitFor({ state: 'visible' });
 		}
+		assert.ok(existsSync(await editor.screenshot('editor-moderation-example')));
+
+		const panel = await openNodePanel(editor, 'Reject Post');
+		const resources = await dropdownOptions(page, panel, 'resource');
+		// n8n adds "Custom API Call" (an HTTP request with the node's credential) to declarative nodes
+		assert.deepEqual(resources.filter((name) => name !== 'Custom API Call'), RESOURCES);
+		assert.deepEqual(await chosenOptions(page), ['Post']);
+		assert.ok(existsSync(await editor.screenshot('editor-social-aggregator-resources')));
+		await closeDropdown(page);
+
+		const operations = await dropdownOptions(page, panel, 'operation');
+		assert.deepEqual(operations.filter((name) => name !== 'Custom API Call'), POST_OPERATIONS);
+		assert.deepEqual(await chosenOptions(page), ['Reject']);
+		assert.ok(existsSync(await editor.screenshot('editor-social-aggregator-post-operations')));
+		await closeDropdown(page);
+		await panel.getByTestId('ndv-close-button').click().catch(async () => await page.keyboard.press('Escape'));
+	});
+
+	it("opens the hashtag example's Data Trigger, whose platforms load live from the service", async () => {
+		assert.ok(editor, 'not signed in');
+		const { page } = editor;
+		const before = ctx.backend.fake!.control.requests.list({ method: 'GET', path: '/platforms' }).length;
+		await openWorkflow(editor, ctx.n8n.baseUrl, ids[HASHTAG]);
+		const panel = await openNodePanel(editor, 'New #acme Posts');
+		await panel.getByTestId('parameter-input-term').waitFor({ state: 'visible' });
+		const platforms = await dropdownOptions(page, panel, 'platforms');
+		for (const platform of ['Bluesky', 'Instagram', 'TikTok', 'X (Twitter)', 'YouTube', 'Reddit']) {
+			assert.ok(platforms.includes(platform), `${platform} is not offered: ${platforms.join(', ')}`);
+		}
+		assert.deepEqual((await chosenOptions(page)).sort(), ['Bluesky', 'Instagram', 'TikTok', 'X (Twitter)']);
+		assert.ok(ctx.backend.fake!.control.requests.list({ method: 'GET', path: '/platforms' }).length > before, 'the dropdown did not ask the service');
+		assert.ok(existsSync(await editor.screenshot('editor-data-trigger-platforms')));
+		await closeDropdown(page);
 	});
 });
