@@ -26,10 +26,14 @@ const POST_OPERATIONS = ['Approve', 'Delete', 'Get', 'Get Many', 'Pin', 'Reject'
 async function dropdownOptions(page: Page, panel: Locator, parameter: string): Promise<string[]> {
 	const items = page.locator('.el-select-dropdown:visible .el-select-dropdown__item .option-headline');
 	let lastError: unknown;
+	const input = panel.getByTestId(`parameter-input-${parameter}`);
 	for (let attempt = 1; attempt <= 3; attempt++) {
-		await panel.getByTestId(`parameter-input-${parameter}`).click();
+		// at the arrow on the right: the middle of a multi-select may be a chip's remove button
+		const box = await input.boundingBox();
+		await input.click(box ? { position: { x: box.width - 14, y: box.height / 2 } } : {});
 		try {
 			await items.first().waitFor({ state: 'visible', timeout: 10_000 });
+			await page.waitForTimeout(300); // the fade-in, for the screenshots
 			return (await items.allInnerTexts()).map((text) => text.trim());
 		} catch (error) {
 			lastError = error;
