@@ -21,10 +21,12 @@ log() { printf '[start] %s\n' "$*" >&2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/n8n-social-aggregator-start-XXXXXX")
 child=''
+watchdog=''
 
 # Stops the demo process (it stops n8n and the service), and n8n's process group should that
 # process have died without doing so; removes the work folder.
 cleanup() {
+	if [[ -n "$watchdog" ]]; then kill "$watchdog" 2>/dev/null || true; fi
 	if [[ -n "$child" ]] && kill -0 "$child" 2>/dev/null; then
 		kill -TERM "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true
@@ -48,7 +50,19 @@ on_signal() {
 	if [[ -n "$was_running" ]]; then exit 0; else exit 130; fi
 }
 trap cleanup EXIT
-trap on_signal INT TERM
+trap on_signal INT TERM HUP
+
+# Under npm, a signal to npm alone (e.g. `timeout 300 npm start`) ends npm's `sh -c` but not this
+# script: stop as well when that parent goes away.
+if [[ -n "${npm_lifecycle_event:-}" ]]; then
+	parent=$PPID
+	(
+		trap - INT TERM HUP EXIT
+		while kill -0 "$parent" 2>/dev/null; do sleep 1; done
+		kill -TERM $$ 2>/dev/null
+	) &
+	watchdog=$!
+fi
 
 log "building the package"
 npm run --silent build >&2

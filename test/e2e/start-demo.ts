@@ -94,6 +94,7 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
+	process.on('SIGHUP', onSignal);
 
 	demo = await startDemo({
 		n8nPort: port('DEMO_N8N_PORT', DEFAULT_DEMO_N8N_PORT),
