@@ -1,5 +1,5 @@
 /**
- * `npm start` end to end: runs scripts/start.sh as a user would (build, provision, pack, the
+ * `npm start` end to end: runs it as a user would (scripts/start.sh: build, provision, pack, the
  * stand-in service with demo data, n8n with the package, the credential and the examples),
  * reads what it prints, signs in with the login it printed, executes every example workflow
  * against the service (the manual ones as the editor's "Execute workflow" does, the moderation
@@ -58,7 +58,8 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 
 	before(
 		async () => {
-			child = spawn('bash', ['scripts/start.sh'], {
+			// the README's command, as a terminal runs it: npm → sh → bash scripts/start.sh
+			child = spawn('npm', ['start'], {
 				cwd: REPO_ROOT,
 				// free ports: a demo of the developer's own may be running on 5678/4010
 				env: { ...process.env, DEMO_N8N_PORT: '0', DEMO_SERVICE_PORT: '0' },
@@ -71,7 +72,7 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 			await waitFor(
 				'npm start to print that it is ready',
 				() => {
-					if (child.exitCode !== null) throw new Error(`scripts/start.sh exited ${child.exitCode}:\n${output.slice(-4000)}`);
+					if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output.slice(-4000)}`);
 					return /is ready/.test(output);
 				},
 				{ timeoutMs: 600_000, intervalMs: 200 },
@@ -204,22 +205,28 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 		assert.ok(rejected > 0 && rejected < sync.posts.length, 'the sample should exercise both the approve and the reject branch');
 	});
 
-	it('stops on Ctrl-C: exits 0, frees both ports, leaves no process and no n8n folder', async () => {
+	it('stops on Ctrl-C: the demo ends cleanly, frees both ports, leaves no process and no n8n folder', async () => {
 		const userFolder = path.dirname(printed.logFile);
 		assert.ok(existsSync(userFolder));
 		const stopStarted = Date.now();
+		// what a terminal does on Ctrl-C: SIGINT to the foreground process group
 		killGroup(child.pid, 'SIGINT');
 		const stopped = await Promise.race([exit, new Promise<'timeout'>((resolve) => setTimeout(resolve, 60_000, 'timeout').unref())]);
-		assert.notEqual(stopped, 'timeout', 'npm start did not stop within 60 s of Ctrl-C');
-		recordTiming('npm start: Ctrl-C until stopped', Date.now() - stopStarted);
-		assert.deepEqual(stopped, { code: 0, signal: null }, output.slice(-2000));
-		assert.match(output, /stopped/);
+		if (stopped === 'timeout') assert.fail('npm start did not stop within 60 s of Ctrl-C');
+		// npm itself ends by the signal (its own way with Ctrl-C); start.sh and the demo finish the stop
+		assert.ok(
+			(stopped.code === 0 && stopped.signal === null) || (stopped.code === null && stopped.signal === 'SIGINT'),
+			`npm start ended ${JSON.stringify(stopped)}:\n${output.slice(-2000)}`,
+		);
+		await waitFor('the processes of npm start to end', () => !groupAlive(child.pid), { timeoutMs: 60_000, intervalMs: 100 });
+		recordTiming('npm start: Ctrl-C until everything stopped', Date.now() - stopStarted);
+		assert.match(output, /\[start\] stopped/, output.slice(-2000));
+		assert.doesNotMatch(output, /stop failed|stopping by force/);
 		for (const url of [printed.editorUrl, printed.serviceUrl]) {
 			await assert.rejects(fetch(url), `${url} still answers`);
 		}
 		assert.equal(existsSync(userFolder), false, `${userFolder} was left behind`);
 		assert.deepEqual(processesUsing(userFolder), [], 'processes of the demo outlived it');
-		assert.equal(groupAlive(child.pid), false, 'the process group of npm start is still alive');
 	});
 });
 
