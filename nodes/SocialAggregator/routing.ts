@@ -166,10 +166,11 @@ class ListStopped extends Error {}
 
 /**
  * What the page requests of one node run share: at most `PAGE_CONCURRENCY` in
- * flight, and a gate that a 429 closes. While any request that got a 429 waits
- * for its retry (the probe), requests not yet sent wait too instead of each
- * spending a 429 of its own; the gate opens when every such request has been
- * answered otherwise or has given up.
+ * flight, and a gate that a 429 closes. While a request that got a 429 waits
+ * for its retry, requests not yet sent wait too, instead of each spending a 429
+ * of its own; the waiting request gives its slot back meanwhile. The first such
+ * retry that is answered otherwise shows the limit has room again and opens the
+ * gate; so does the last one giving up.
  */
 export class PageLimiter {
 	private free: number;
@@ -194,7 +195,12 @@ export class PageLimiter {
 		}
 	}
 
-	/** After a request's last attempt. */
+	/** Before the retry of a request that got a 429: a slot, whatever the gate (this retry is the probe). */
+	async acquireSlot(): Promise<void> {
+		while (this.free === 0) await new Promise<void>((resolve) => this.queued.push(resolve));
+		this.free--;
+	}
+
 	releaseSlot(): void {
 		this.free++;
 		this.queued.shift()?.();
@@ -206,10 +212,10 @@ export class PageLimiter {
 		if (!this.reopened) this.reopened = new Promise<void>((resolve) => (this.reopen = resolve));
 	}
 
-	/** A request that got a 429 was answered otherwise, or gave up. */
-	release(): void {
+	/** A request that got a 429 was answered otherwise (`succeeded`), or gave up. */
+	release(succeeded: boolean): void {
 		this.limited = Math.max(0, this.limited - 1);
-		if (this.limited === 0 && this.reopen) {
+		if ((succeeded || this.limited === 0) && this.reopen) {
 			const reopen = this.reopen;
 			this.reopened = undefined;
 			this.reopen = undefined;
@@ -266,14 +272,25 @@ async function sendByRules(
 	paging?: ListPaging,
 ): Promise<Answer> {
 	let holding = false;
+	let hasSlot = false;
 	const send = async (): Promise<Answer> => {
+		if (paging && !hasSlot) {
+			await paging.limiter.acquireSlot();
+			hasSlot = true;
+		}
 		const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
 		const answer = item?.json as unknown as Answer;
 		if (paging) {
-			const limited = answer?.statusCode === 429;
-			if (limited && !holding) paging.limiter.hold();
-			if (!limited && holding) paging.limiter.release();
-			holding = limited;
+			if (answer?.statusCode === 429) {
+				if (!holding) paging.limiter.hold();
+				holding = true;
+				// Nothing is in flight while waiting for Retry-After.
+				paging.limiter.releaseSlot();
+				hasSlot = false;
+			} else if (holding) {
+				paging.limiter.release(true);
+				holding = false;
+			}
 		}
 		return answer;
 	};
@@ -287,6 +304,7 @@ async function sendByRules(
 	};
 	if (paging) {
 		await paging.limiter.acquire();
+		hasSlot = true;
 		if (paging.failed) {
 			paging.limiter.releaseSlot();
 			throw new ListStopped('Another page of the list failed');
@@ -304,8 +322,8 @@ async function sendByRules(
 	} finally {
 		if (paging) {
 			if (!answered) paging.failed = true;
-			if (holding) paging.limiter.release();
-			paging.limiter.releaseSlot();
+			if (holding) paging.limiter.release(false);
+			if (hasSlot) paging.limiter.releaseSlot();
 		}
 	}
 }
