@@ -21,6 +21,7 @@ import {
 	ignoreReason,
 	parseDelivery,
 	rememberDelivery,
+	seenBeforeInProcess,
 	wantedEvents,
 	type OutputMode,
 } from './delivery';
@@ -207,7 +208,9 @@ export class SocialAggregatorTrigger implements INodeType {
 		if (id !== undefined) {
 			const data = staticData(this);
 			const memory = rememberDelivery(data.recentDeliveries, id);
-			if (memory.seen) {
+			const trigger = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+			const seenHere = seenBeforeInProcess(trigger, id);
+			if (memory.seen || seenHere) {
 				this.logger.debug(`Social Aggregator Trigger: delivery ${id} was already received; not emitted again`);
 				return { webhookResponse: { received: true, duplicate: true } };
 			}

@@ -109,6 +109,35 @@ export function rememberDelivery(
 	return { seen: false, recent: next.length > limit ? next.slice(next.length - limit) : next };
 }
 
+/**
+ * Delivery ids this n8n process has seen, per trigger node. n8n keeps what
+ * `webhook()` writes to static data only when the delivery starts no
+ * execution, so a retry of a delivery that ran the workflow finds no trace
+ * there; this memory catches it, and two copies arriving at once. Static data
+ * still carries ids across restarts where n8n saves it.
+ */
+const seenInProcess = new Map<string, string[]>();
+
+/** How many trigger nodes the process memory keeps, the least recently used dropped first. */
+const TRIGGERS_REMEMBERED = 1000;
+
+/** Whether this process has seen delivery `id` at trigger `key` before; remembers it either way. */
+export function seenBeforeInProcess(key: string, id: string): boolean {
+	const memory = rememberDelivery(seenInProcess.get(key), id);
+	seenInProcess.delete(key);
+	seenInProcess.set(key, memory.recent);
+	if (seenInProcess.size > TRIGGERS_REMEMBERED) {
+		const oldest = seenInProcess.keys().next().value;
+		if (oldest !== undefined) seenInProcess.delete(oldest);
+	}
+	return memory.seen;
+}
+
+/** Forgets what this process has seen, as a restart does. */
+export function forgetDeliveriesInProcess(): void {
+	seenInProcess.clear();
+}
+
 /** The events to subscribe to: the chosen ones and any typed in, without repeats, sorted. */
 export function wantedEvents(chosen: unknown, typed: unknown): string[] {
 	const list: string[] = [];

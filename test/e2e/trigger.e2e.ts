@@ -1,7 +1,8 @@
 /**
  * The Social Aggregator Trigger in a real n8n: published before `n8n start`, it registers its
  * webhook with the fake service on activation; a feed sync delivers one signed `post.created`,
- * which runs the workflow exactly once, with the delivered posts as items; a forged or unsigned
+ * which runs the workflow exactly once, with the delivered posts as items, however often the
+ * service retries it; a forged or unsigned
  * delivery is refused with 401 and runs nothing.
  */
 import assert from 'node:assert/strict';
@@ -82,6 +83,23 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 			items.map((item) => (item.source as { id: number }).id),
 			[SEEDED.sources.twitterAcme, SEEDED.sources.twitterAcme, SEEDED.sources.twitterAcme],
 		);
+	});
+
+	it('runs once however often the service retries the same delivery', async () => {
+		const fake = ctx.backend.fake!;
+		const [delivery] = fake.control.webhooks.deliveries({ event: 'post.created' }).filter((d) => d.url === url());
+		for (let i = 0; i < 3; i++) {
+			await fake.control.webhooks.redeliver(delivery.id);
+			await fake.control.webhooks.settle();
+		}
+		const again = fake.control.webhooks.deliveries({ event: 'post.created' }).find((d) => d.id === delivery.id)!;
+		assert.deepEqual(
+			again.attempts.map((attempt) => attempt.status),
+			[200, 200, 200, 200],
+			'every copy of the delivery should be accepted',
+		);
+		await sleep(1500);
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 1, 'a retried delivery ran the workflow again');
 	});
 
 	it('refuses a forged delivery with 401 and runs nothing', async () => {

@@ -89,6 +89,7 @@ export interface HookStubOptions {
 	activation?: string;
 	parameters?: IDataObject;
 	staticData?: IDataObject;
+	workflowId?: string;
 }
 
 export interface LogLine {
@@ -110,6 +111,7 @@ export function hookContext(options: HookStubOptions) {
 	const parameters: IDataObject = { events: ['post.created'], output: 'eachPost', options: {}, ...options.parameters };
 	const context = {
 		getNode: () => TRIGGER_NODE,
+		getWorkflow: () => ({ id: options.workflowId ?? 'wf-1', name: 'Trigger test', active: true }),
 		getMode: () => options.mode ?? 'trigger',
 		getActivationMode: () => options.activation ?? 'activate',
 		getNodeWebhookUrl: () => options.url ?? 'https://n8n.example.com/webhook/abc/webhook',

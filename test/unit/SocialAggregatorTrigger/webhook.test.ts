@@ -7,6 +7,8 @@ import {
 	rememberDelivery,
 	wantedEvents,
 	type Delivery,
+	forgetDeliveriesInProcess,
+	seenBeforeInProcess,
 } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../../../nodes/shared/signature';
 import { hookContext, WebhookApiStub } from './stub';
@@ -72,6 +74,9 @@ function signed(delivery: Delivery, secret = SECRET) {
 const node = new SocialAggregatorTrigger();
 
 describe('webhook()', () => {
+	// Each test is a trigger of its own: what one test's process saw is not another's.
+	beforeEach(() => forgetDeliveriesInProcess());
+
 	it('emits one item per post with its feed, source and event id', async () => {
 		const { raw, headers } = signed(postCreated('dlv_1'));
 		const { context } = webhookContext(raw, headers);
@@ -132,6 +137,27 @@ describe('webhook()', () => {
 		expect(sent.status).toBe(401);
 	});
 
+	it('emits a retried delivery once even when n8n did not save the static data of the run it started', async () => {
+		forgetDeliveriesInProcess();
+		const { raw, headers } = signed(postCreated('dlv_lost'));
+		const results = [];
+		for (let i = 0; i < 3; i++) {
+			// Each call sees the static data as it was before the first: n8n dropped the write.
+			const { context } = webhookContext(raw, headers);
+			results.push(await node.webhook.call(context));
+		}
+		expect(results[0].workflowData?.[0]).toHaveLength(2);
+		expect(results[1]).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		expect(results[2]).toEqual({ webhookResponse: { received: true, duplicate: true } });
+	});
+
+	it('keeps the process memory of each trigger apart', async () => {
+		forgetDeliveriesInProcess();
+		expect(seenBeforeInProcess('wf-1:a', 'd1')).toBe(false);
+		expect(seenBeforeInProcess('wf-1:b', 'd1')).toBe(false);
+		expect(seenBeforeInProcess('wf-1:a', 'd1')).toBe(true);
+	});
+
 	it('emits a delivery once however often it is retried, and remembers across restarts', async () => {
 		const { raw, headers } = signed(postCreated('dlv_9'));
 		const staticData: IDataObject = {
@@ -139,7 +165,8 @@ describe('webhook()', () => {
 		};
 		const results = [];
 		for (let i = 0; i < 3; i++) {
-			// A fresh context each time: only the static data carries over, as after a restart.
+			// A fresh context and process each time: only the static data carries over, as after a restart.
+			forgetDeliveriesInProcess();
 			const { context } = webhookContext(raw, headers, { staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject });
 			results.push(await node.webhook.call(context));
 			Object.assign(staticData, (context.getWorkflowStaticData('node') as IDataObject));
