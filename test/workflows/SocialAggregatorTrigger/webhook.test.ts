@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { start, type FakeService } from '../../fake-service/server';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
 import { credentialsFor } from '../support';
@@ -27,7 +28,9 @@ async function subscriptionsAt(url: string): Promise<Array<{ id: number; status:
 	return list.body.data.filter((w: { url: string }) => w.url === url);
 }
 
+/** A trigger in a fresh n8n process: only the static data given carries over. */
 function trigger(options: { mode?: TriggerMode; parameters?: IDataObject; staticData?: IDataObject } = {}): TriggerHarness {
+	forgetDeliveriesInProcess();
 	const harness = triggerHarness({
 		node: {
 			type: TYPE,
