@@ -57,7 +57,7 @@ export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number)
 }
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
-export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
 	const value = key === undefined ? undefined : headers[key];
@@ -66,7 +66,7 @@ export function headerValue(headers: Record<string, unknown> | undefined, name: 
 }
 
 /** The system error code of a failed request, wherever n8n or axios put it. */
-export function networkCode(error: unknown): string | undefined {
+function networkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
@@ -77,7 +77,7 @@ export function networkCode(error: unknown): string | undefined {
 }
 
 /** A success whose body did not parse as JSON. */
-export function isMalformed(response: ApiResponse): boolean {
+function isMalformed(response: ApiResponse): boolean {
 	// A JSON API answers objects; a string body on a success means the JSON did not parse.
 	return typeof response.body === 'string' && response.body.trim() !== '';
 }
@@ -88,7 +88,7 @@ export function isMalformed(response: ApiResponse): boolean {
  * of the same kind. Codes such as `ERR_INVALID_URL` or `ERR_CANCELED` (the run
  * was stopped) would fail again the same way.
  */
-export function isConnectionFailure(code: string | undefined): boolean {
+function isConnectionFailure(code: string | undefined): boolean {
 	if (!code) return false;
 	if (!code.startsWith('ERR_')) return true;
 	return code === 'ERR_NETWORK' || code.startsWith('ERR_SOCKET_') || code === 'ERR_STREAM_PREMATURE_CLOSE';
