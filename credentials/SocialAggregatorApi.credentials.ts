@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -36,7 +35,8 @@ export class SocialAggregatorApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.example.com/v1',
-			description: 'The address of the API, including the version prefix /v1. A trailing slash is fine.',
+			description:
+				'The address of the API up to and including the version prefix /v1 (a trailing slash is fine). It must use https, unless the service runs on this machine.',
 		},
 	];
 
@@ -46,14 +46,6 @@ export class SocialAggregatorApi implements ICredentialType {
 			headers: {
 				Authorization: '=Bearer {{$credentials.apiKey}}',
 			},
-		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/account',
-			method: 'GET',
 		},
 	};
 }

@@ -1,6 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents, searchFeeds } from '../shared/loadOptions';
+import { maxRetryWaitOption } from '../shared/requestOptions';
 import { getConnectionProviders, getFeeds, getSocialAccounts } from './methods';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
@@ -31,9 +33,9 @@ export class SocialAggregator implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'socialAggregatorApi', required: true }],
+		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
@@ -65,10 +67,20 @@ export class SocialAggregator implements INodeType {
 			...sourceDescription,
 			...userDescription,
 			...webhookDescription,
+			{
+				// n8n merges its own request options (batching, timeout, proxy) into this collection.
+				displayName: 'Request Options',
+				name: 'requestOptions',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [maxRetryWaitOption],
+			},
 		],
 	};
 
 	methods = {
+		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		listSearch: { searchFeeds },
 		loadOptions: {
 			getConnectionProviders,

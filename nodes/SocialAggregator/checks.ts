@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
+import { allowHttpOption } from '../shared/webhookUrl';
 import { addDays, dateIn, toCalendarDate, toInstant } from './dates';
 import { parameterText, type Prepare, type RequestOptions } from './routing';
 
@@ -55,6 +56,16 @@ export function requireText(parameter: string, label: string): Prepare {
 	};
 }
 
+/** One of the values the service knows (an options field can get any text through an expression). */
+export function requireOneOf(parameter: string, label: string, values: string[]): Prepare {
+	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
+		const value = parameterText.call(this, parameter);
+		if (!values.includes(value)) {
+			fail(this, itemIndex, `The ${label} must be ${values.map((v) => `"${v}"`).join(' or ')}, not "${value}"`);
+		}
+	};
+}
+
 /** An email address. */
 export function requireEmail(parameter: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
@@ -66,7 +77,18 @@ export function requireEmail(parameter: string, label: string): Prepare {
 	};
 }
 
-function checkUrl(context: IExecuteSingleFunctions, itemIndex: number, value: string, label: string) {
+/** Whether the user allowed a plain http:// webhook URL (the option at `allowHttpPath`). */
+function httpAllowed(context: IExecuteSingleFunctions, allowHttpPath: string | undefined): boolean {
+	return allowHttpPath === undefined || context.getNodeParameter(allowHttpPath, false) === true;
+}
+
+function checkUrl(
+	context: IExecuteSingleFunctions,
+	itemIndex: number,
+	value: string,
+	label: string,
+	allowHttp = true,
+) {
 	let url: URL | undefined;
 	try {
 		url = new URL(value);
@@ -76,26 +98,40 @@ function checkUrl(context: IExecuteSingleFunctions, itemIndex: number, value: st
 	if (!url || !['http:', 'https:'].includes(url.protocol)) {
 		fail(context, itemIndex, `The ${label} "${value}" is not a web address`, 'Enter a full address such as https://example.com/hooks/social.');
 	}
+	if (!allowHttp && url.protocol !== 'https:') {
+		fail(
+			context,
+			itemIndex,
+			`The ${label} "${value}" is not an HTTPS address: the service delivers webhooks to https:// addresses only`,
+			`Use the https:// address of the receiver. For a local test service that accepts plain http, turn on "${allowHttpOption.displayName}" under Options.`,
+		);
+	}
 }
 
-/** A web address (the service itself decides which schemes it delivers to). */
-export function requireUrl(parameter: string, label: string): Prepare {
+/** A web address; with `allowHttpPath`, an https one unless that option allows plain http. */
+export function requireUrl(parameter: string, label: string, allowHttpPath?: string): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
 		const value = parameterText.call(this, parameter);
 		if (value === '') fail(this, itemIndex, `The ${label} is empty`);
-		checkUrl(this, itemIndex, value, label);
+		checkUrl(this, itemIndex, value, label, httpAllowed(this, allowHttpPath));
 	};
 }
 
 /** Checks the fields of an update collection: at least one, and each of them valid. */
-export function requireUpdateFields(parameter: string, labels: Record<string, string>): Prepare {
+export function requireUpdateFields(
+	parameter: string,
+	labels: Record<string, string>,
+	allowHttpPath?: string,
+): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
 		const fields = collection(this, parameter);
 		if (Object.keys(fields).length === 0) {
 			fail(this, itemIndex, 'Nothing to update', `Add at least one field under "Update Fields": ${Object.values(labels).join(', ')}.`);
 		}
 		if ('name' in fields && String(fields.name ?? '').trim() === '') fail(this, itemIndex, `The ${labels.name ?? 'Name'} is empty`);
-		if ('url' in fields) checkUrl(this, itemIndex, String(fields.url ?? '').trim(), labels.url ?? 'URL');
+		if ('url' in fields) {
+			checkUrl(this, itemIndex, String(fields.url ?? '').trim(), labels.url ?? 'URL', httpAllowed(this, allowHttpPath));
+		}
 	};
 }
 

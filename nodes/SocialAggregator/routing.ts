@@ -12,8 +12,11 @@ import type {
 
 import { CREDENTIAL_NAME } from '../shared/constants';
 import { apiErrorCode } from '../shared/errors';
-import { collectPages } from '../shared/pagination';
-import { sendWithRules, type FullResponse } from '../shared/transport';
+import { checkLimit, collectPages } from '../shared/pagination';
+import { refusalError } from '../shared/refusal';
+import { retryPolicyFrom } from '../shared/requestOptions';
+import type { RetryPolicy } from '../shared/retry';
+import { getBaseUrl, RequestGate, sendWithRules, type FullResponse, type SentResponse } from '../shared/transport';
 import type { ListMeta } from '../shared/types';
 
 /*
@@ -22,20 +25,23 @@ import type { ListMeta } from '../shared/types';
  * Every operation's routing names one function as its `operations.pagination`
  * (see `route`). n8n calls it once per input item with the request that routing
  * built from the parameters; it then:
- *   1. runs the operation's `prepare` steps: input checks that throw a
- *      NodeOperationError naming the field and the item before any request, and
- *      the few request changes expressions cannot make well (dates, merged lists);
+ *   1. checks the credential's Base URL, the Limit and Request Options, then runs
+ *      the operation's `prepare` steps: input checks that throw an error naming
+ *      the field and the item before any request, and the few request changes
+ *      expressions cannot make well (dates, merged lists);
  *   2. sends through `makeRoutingRequest` with HTTP errors turned into answers, so
- *      that the package's rules apply: 429 and transient failures are retried
- *      (Retry-After, else backoff; POST/PATCH only on 429), and SPEC.md's error
- *      envelope becomes the NodeApiError of `apiErrorFromResponse`;
+ *      that the package's rules apply (`sendWithRules`): 429 and transient
+ *      failures are retried (Retry-After, else a minute for a 429 and backoff for
+ *      the rest; POST/PATCH only on 429), and SPEC.md's error envelope becomes
+ *      the NodeApiError of `apiErrorFromResponse`; every request of the node run
+ *      passes one `RequestGate` (at most `PAGE_CONCURRENCY` in flight; while one
+ *      request waits out a 429, the others wait with it);
  *   3. pages lists with `collectPages` (Return All at per_page=100 up to
  *      meta.total_pages; a Limit never asks for a page it does not need), each
  *      page retried on its own, so a 429 resumes at the page that failed; once
  *      page 1 has told how many pages there are, the rest are asked several at
- *      once, at most `PAGE_CONCURRENCY` in flight for the whole node run, the
- *      output keeping the service's order (`PageLimiter`: a 429 holds back the
- *      requests not yet sent; a page that fails for good stops its list);
+ *      once, the output keeping the service's order; a page that fails for good
+ *      stops its list;
  *   4. turns the answer into items (`{ data }` unwrapped, one item per element of
  *      a list, `{ deleted: true, id }` for deletes), each paired with its input
  *      item; with "continue on fail" an error becomes an error item, paired too.
@@ -70,6 +76,11 @@ export interface RouteSpec {
 	prepare?: Prepare[];
 	/** Fields never to output (a secret the user did not ask for). */
 	omit?: string[];
+	/**
+	 * For a request that changes something: what to check when it may have
+	 * reached the service without its answer reaching us (a list to look in).
+	 */
+	verify?: string;
 }
 
 /** The whole response of one attempt, kept by `keepFullResponse`. */
@@ -143,21 +154,18 @@ function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 }
 
 /**
- * Page requests in flight at once for one run of the node, whatever the number
- * of input items (n8n runs the items of a declarative node concurrently). Once
+ * Requests in flight at once for one run of the node, whatever the number of
+ * input items (n8n runs the items of a declarative node concurrently). Once
  * page 1 of a list has told how many pages there are, the rest are asked this
  * many at a time.
  *
  * The service's rate limit (by default 60 requests a minute, SPEC.md) counts
  * requests, not connections: concurrency adds no request, it only sends them
  * sooner. What it risks is the requests in flight when a limit window is used
- * up: each gets a 429 and is retried at its own page after Retry-After, and
- * nothing new is sent meanwhile (`PageLimiter`), so a window's end costs at most
- * this many 429s, never a 429 per remaining page. Ten: on a 30 ms round trip the
- * 49 pages after page 1 of a 5,000-post Return All take 5 rounds instead of 49,
- * and the 60 requests a default key may send in a minute go out in about a third
- * of a second, so the wait for the next window is the window itself and not a
- * second more (Retry-After comes in whole seconds).
+ * up: each gets a 429, one of them waits out the limit (Retry-After, else the
+ * window) and nothing else is sent meanwhile (`RequestGate`), so a window's end
+ * costs at most this many 429s. Ten: on a 30 ms round trip the 49 pages after
+ * page 1 of a 5,000-post Return All take 5 rounds instead of 49.
  */
 export const PAGE_CONCURRENCY = 10;
 
@@ -165,134 +173,57 @@ export const PAGE_CONCURRENCY = 10;
 class ListStopped extends Error {}
 
 /**
- * What the page requests of one node run share: at most `PAGE_CONCURRENCY` in
- * flight, and a gate that a 429 closes. While a request that got a 429 waits
- * for its retry, requests not yet sent wait too, instead of each spending a 429
- * of its own; the waiting request gives its slot back meanwhile. The first such
- * retry that is answered otherwise shows the limit has room again and opens the
- * gate; so does the last one giving up.
+ * The gates of the node runs sending right now, by execution and node: the
+ * input items of one run share one. An entry lives while a request of that run
+ * is under way.
  */
-export class PageLimiter {
-	private free: number;
-	private readonly queued: Array<() => void> = [];
-	private limited = 0;
-	private reopened?: Promise<void>;
-	private reopen?: () => void;
+const runGates = new Map<string, { gate: RequestGate; users: number }>();
 
-	constructor(slots = PAGE_CONCURRENCY) {
-		this.free = Math.max(1, slots);
-	}
-
-	/** Before a request's first attempt: waits for an open gate and a free slot. */
-	async acquire(): Promise<void> {
-		for (;;) {
-			while (this.reopened) await this.reopened;
-			if (this.free > 0) {
-				this.free--;
-				return;
-			}
-			await new Promise<void>((resolve) => this.queued.push(resolve));
-		}
-	}
-
-	/** Before the retry of a request that got a 429: a slot, whatever the gate (this retry is the probe). */
-	async acquireSlot(): Promise<void> {
-		while (this.free === 0) await new Promise<void>((resolve) => this.queued.push(resolve));
-		this.free--;
-	}
-
-	releaseSlot(): void {
-		this.free++;
-		this.queued.shift()?.();
-	}
-
-	/** A request got a 429 and will wait for its retry. */
-	hold(): void {
-		this.limited++;
-		if (!this.reopened) this.reopened = new Promise<void>((resolve) => (this.reopen = resolve));
-	}
-
-	/** A request that got a 429 was answered otherwise (`succeeded`), or gave up. */
-	release(succeeded: boolean): void {
-		this.limited = Math.max(0, this.limited - 1);
-		if ((succeeded || this.limited === 0) && this.reopen) {
-			const reopen = this.reopen;
-			this.reopened = undefined;
-			this.reopen = undefined;
-			reopen();
-		}
-	}
-}
-
-/**
- * The limiters of the node runs paging right now, by execution and node: the
- * input items of one run share one. An entry lives while a list of that run is
- * being paged.
- */
-const runLimiters = new Map<string, { limiter: PageLimiter; lists: number }>();
-
-/** The limiter of this node run, and the function to call when this list is done with it. */
-function runLimiter(this: IExecutePaginationFunctions): { limiter: PageLimiter; done: () => void } {
+/** The gate of this node run, and the function to call when done with it. */
+function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: () => void } {
 	const executionId = this.getExecutionId();
-	if (!executionId) return { limiter: new PageLimiter(), done: () => {} };
+	if (!executionId) return { gate: new RequestGate(PAGE_CONCURRENCY), done: () => {} };
 	const key = `${executionId}:${this.getNode().name}`;
-	let entry = runLimiters.get(key);
+	let entry = runGates.get(key);
 	if (!entry) {
-		entry = { limiter: new PageLimiter(), lists: 0 };
-		runLimiters.set(key, entry);
+		entry = { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
+		runGates.set(key, entry);
 	}
 	const shared = entry;
-	shared.lists++;
+	shared.users++;
 	return {
-		limiter: shared.limiter,
+		gate: shared.gate,
 		done: () => {
-			shared.lists--;
-			if (shared.lists === 0 && runLimiters.get(key) === shared) runLimiters.delete(key);
+			shared.users--;
+			if (shared.users === 0 && runGates.get(key) === shared) runGates.delete(key);
 		},
 	};
 }
 
-/** The pages of one list: the run's limiter, and whether a page of this list has failed for good. */
-interface ListPaging {
-	limiter: PageLimiter;
+/** What the requests of one input item share: the run's gate, and whether a page of its list has failed for good. */
+interface Sending {
+	gate: RequestGate;
 	failed: boolean;
 }
 
 /**
  * One request with the package's retry and error rules (`sendWithRules`):
- * routing builds the request, the shared rules decide what to do with the answer.
- * A page of a list waits for the run's limiter, holds it back with its 429s, and
- * is not sent at all when another page of its list has failed for good.
+ * routing builds the request, the shared rules decide what to do with the
+ * answer, through the run's gate. A page of a list is not sent at all when
+ * another page of its list has failed for good.
  */
 async function sendByRules(
 	this: IExecutePaginationFunctions,
 	base: RequestData,
 	qs: IDataObject,
 	itemIndex: number,
-	paging?: ListPaging,
-): Promise<Answer> {
-	let holding = false;
-	let hasSlot = false;
+	sending: Sending,
+	verify?: string,
+): Promise<SentResponse> {
+	if (sending.failed) throw new ListStopped('Another page of the list failed');
 	const send = async (): Promise<Answer> => {
-		if (paging && !hasSlot) {
-			await paging.limiter.acquireSlot();
-			hasSlot = true;
-		}
 		const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
-		const answer = item?.json as unknown as Answer;
-		if (paging) {
-			if (answer?.statusCode === 429) {
-				if (!holding) paging.limiter.hold();
-				holding = true;
-				// Nothing is in flight while waiting for Retry-After.
-				paging.limiter.releaseSlot();
-				hasSlot = false;
-			} else if (holding) {
-				paging.limiter.release(true);
-				holding = false;
-			}
-		}
-		return answer;
+		return item?.json as unknown as Answer;
 	};
 	const secrets = async () => {
 		try {
@@ -302,29 +233,21 @@ async function sendByRules(
 			return [];
 		}
 	};
-	if (paging) {
-		await paging.limiter.acquire();
-		hasSlot = true;
-		if (paging.failed) {
-			paging.limiter.releaseSlot();
-			throw new ListStopped('Another page of the list failed');
-		}
-	}
 	let answered = false;
 	try {
 		const answer = await sendWithRules(this.getNode(), send, {
 			method: String(base.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods,
 			itemIndex,
 			secrets,
+			gate: sending.gate,
+			verify,
+			retry: retryPolicyOf.call(this),
 		});
 		answered = true;
 		return answer;
 	} finally {
-		if (paging) {
-			if (!answered) paging.failed = true;
-			if (holding) paging.limiter.release(false);
-			if (hasSlot) paging.limiter.releaseSlot();
-		}
+		// A request that failed for good stops the pages of its list not yet sent.
+		if (!answered) sending.failed = true;
 	}
 }
 
@@ -359,28 +282,50 @@ function itemKey(item: IDataObject): string | undefined {
 	return item.feed_id === undefined ? String(item.id) : `${String(item.feed_id)}:${String(item.id)}`;
 }
 
-async function pagedList(this: IExecutePaginationFunctions, requestData: RequestData, itemIndex: number) {
-	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-	const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', 50));
-	const { limiter, done } = runLimiter.call(this);
-	const paging: ListPaging = { limiter, failed: false };
-	try {
-		return await collectPages<IDataObject>({
-			returnAll,
-			limit,
-			key: itemKey,
-			concurrency: PAGE_CONCURRENCY,
-			fetchPage: async (page, perPage) => {
-				const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, paging);
-				const body = isPlainObject(answer.body) ? answer.body : {};
-				const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-				return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
-			},
-		});
-	} finally {
-		// Pages of this list still in flight after a failure finish on their own.
-		done();
+async function pagedList(
+	this: IExecutePaginationFunctions,
+	requestData: RequestData,
+	itemIndex: number,
+	sending: Sending,
+	limit: number | undefined,
+) {
+	return await collectPages<IDataObject>({
+		returnAll: limit === undefined,
+		limit,
+		key: itemKey,
+		concurrency: PAGE_CONCURRENCY,
+		fetchPage: async (page, perPage) => {
+			const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, sending);
+			const body = isPlainObject(answer.body) ? answer.body : {};
+			const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+			return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
+		},
+	});
+}
+
+/** Return All, or the Limit checked before any request: undefined for all. */
+function listLimit(this: IExecutePaginationFunctions, itemIndex: number): number | undefined {
+	if (this.getNodeParameter('returnAll', false) as boolean) return undefined;
+	const checked = checkLimit(this.getNodeParameter('limit', 50));
+	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+	return checked.value;
+}
+
+/** The retry policy chosen under Request Options, checked before any request. */
+function retryPolicyOf(this: IExecutePaginationFunctions): Partial<RetryPolicy> {
+	const checked = retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject);
+	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, this.getItemIndex());
+	return checked.value;
+}
+
+/** What a delete outputs; a note when a retry found the record already gone. */
+function deleted(this: IExecutePaginationFunctions, spec: RouteSpec, answer: SentResponse): IDataObject {
+	const result: IDataObject = { deleted: true, id: numberIfNumeric(parameterText.call(this, spec.deletes!)) };
+	if (answer.alreadyGone) {
+		result.note =
+			'It was already gone: the connection of the first attempt failed after the service had deleted it, and the repeat found nothing at this ID.';
 	}
+	return result;
 }
 
 function toNodeError(this: IExecuteSingleFunctions, error: unknown, itemIndex: number) {
@@ -416,23 +361,22 @@ function sender(spec: RouteSpec) {
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
+		const { gate, done } = runGate.call(this);
 		try {
+			await getBaseUrl.call(this, itemIndex);
+			retryPolicyOf.call(this);
+			const limit = spec.list ? listLimit.call(this, itemIndex) : undefined;
 			for (const step of spec.prepare ?? []) await step.call(this, requestData.options, itemIndex);
 			tidy.call(this, requestData.options);
 
+			const sending: Sending = { gate, failed: false };
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
-				results = await pagedList.call(this, requestData, itemIndex);
+				results = await pagedList.call(this, requestData, itemIndex, sending, limit);
 			} else {
-				const answer = await sendByRules.call(this, requestData, {}, itemIndex);
-				if (spec.deletes) {
-					results = [{ deleted: true, id: numberIfNumeric(parameterText.call(this, spec.deletes)) }];
-				} else {
-					results = unwrap(answer.body);
-				}
-				if (spec.list === 'whole' && !(this.getNodeParameter('returnAll', false) as boolean)) {
-					results = results.slice(0, Math.max(1, Math.floor(Number(this.getNodeParameter('limit', 50)))));
-				}
+				const answer = await sendByRules.call(this, requestData, {}, itemIndex, sending, spec.verify);
+				results = spec.deletes ? [deleted.call(this, spec, answer)] : unwrap(answer.body);
+				if (limit !== undefined) results = results.slice(0, limit);
 			}
 
 			return results.map((result) => {
@@ -443,6 +387,9 @@ function sender(spec: RouteSpec) {
 		} catch (error) {
 			if (this.continueOnFail()) return [errorItem.call(this, error, itemIndex)];
 			throw toNodeError.call(this, error, itemIndex);
+		} finally {
+			// Pages of a list still in flight after a failure finish on their own.
+			done();
 		}
 	};
 }

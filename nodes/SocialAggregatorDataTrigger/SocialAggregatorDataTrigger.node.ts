@@ -7,7 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../shared/constants';
+import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { AUTO_DETECT, checkDataSearch, platformLabel, type DataSearch } from '../shared/dataSearch';
 import { dataSearchFields } from '../shared/dataSearchFields';
 import { getDataPlatforms } from '../shared/loadOptions';
@@ -39,7 +39,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -108,6 +108,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		loadOptions: { getDataPlatforms },
 	};
 

@@ -11,9 +11,10 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../shared/constants';
+import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { getWebhookEvents, searchFeeds } from '../shared/loadOptions';
 import { describeFailure, verifyDelivery } from '../shared/signature';
+import { allowHttpOption } from '../shared/webhookUrl';
 import {
 	deliveryId,
 	deliveryItems,
@@ -42,7 +43,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		defaults: { name: 'Social Aggregator Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -104,14 +105,7 @@ export class SocialAggregatorTrigger implements INodeType {
 						placeholder: 'post.updated, feed.synced',
 						description: 'Comma-separated event names to subscribe to besides those chosen above',
 					},
-					{
-						displayName: 'Allow HTTP URL (Local Testing Only)',
-						name: 'allowHttp',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to register a plain http:// webhook URL. The service normally refuses it; use only with a local test service.',
-					},
+					allowHttpOption,
 					{
 						displayName: 'Feed Names or IDs',
 						name: 'feedIds',
@@ -144,6 +138,7 @@ export class SocialAggregatorTrigger implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		loadOptions: {
 			getWebhookEvents,
 			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

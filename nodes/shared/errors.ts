@@ -94,7 +94,13 @@ export function redact(text: string, secrets: Array<string | undefined>): string
  * description lists `details` per field, the action's link and the advice for
  * the status; the service's `error.code` and the HTTP status are kept.
  */
-export function apiErrorFromResponse(node: INode, response: ApiResponse, itemIndex?: number): NodeApiError {
+export function apiErrorFromResponse(
+	node: INode,
+	response: ApiResponse,
+	itemIndex?: number,
+	/** Replaces the advice for the status (a request that may have been acted on, say). */
+	advice?: string,
+): NodeApiError {
 	const { statusCode, body } = response;
 	let message: string;
 	let code: string | undefined;
@@ -115,8 +121,8 @@ export function apiErrorFromResponse(node: INode, response: ApiResponse, itemInd
 		message = `The service answered HTTP ${statusCode}`;
 	}
 
-	const advice = adviceFor(statusCode, code, { hasDetails, hasAction });
-	if (advice) lines.push(advice);
+	const next = advice ?? adviceFor(statusCode, code, { hasDetails, hasAction });
+	if (next) lines.push(next);
 	if (code) lines.push(`Error code: ${code}`);
 
 	const errorBody: JsonObject = isEnvelope(body)
@@ -136,24 +142,40 @@ export function apiErrorFromResponse(node: INode, response: ApiResponse, itemInd
 	return error;
 }
 
-/** An error for a request that never got an answer (reset, refused, timed out). */
+/**
+ * What to do after a request that changes something may have reached the
+ * service without its answer reaching us: look before running again, since a
+ * second run could do it twice (a second feed, a webhook whose one-time secret
+ * is lost).
+ */
+export function mayHaveActedAdvice(verify?: string): string {
+	return `The service may have acted on the request. Running the node again could do it a second time: first check ${verify ?? 'whether it was done'}, and run again only if it was not.`;
+}
+
+/**
+ * An error for a request that never got an answer (reset, refused, timed out).
+ * `mayHaveActed`: the request may have reached the service and changed
+ * something there; the error then says so, with what to check.
+ */
 export function networkError(
 	node: INode,
 	cause: { code?: string; message?: string },
 	attempts: number,
 	itemIndex?: number,
+	mayHaveActed?: { verify?: string },
 ): NodeApiError {
 	const reason = cause.code ?? 'a network error';
-	const message = `The service could not be reached (${reason}) after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+	const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+	const message = mayHaveActed
+		? `The connection to the service failed after the request was sent (${reason}); its answer never came`
+		: `The service could not be reached (${reason}) after ${tries}`;
+	const description = mayHaveActed
+		? mayHaveActedAdvice(mayHaveActed.verify)
+		: 'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.';
 	const error = new NodeApiError(
 		node,
 		{ error: { code: cause.code ?? 'network_error', message } },
-		{
-			message,
-			description:
-				'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.',
-			itemIndex,
-		},
+		{ message, description, itemIndex },
 	);
 	error.message = message;
 	error.context.apiErrorCode = cause.code ?? 'network_error';

@@ -1,4 +1,5 @@
 import { MAX_PER_PAGE } from './constants';
+import { refuse, type Checked } from './refusal';
 import type { ListMeta, PlatformStatus } from './types';
 
 // ---------------------------------------------------------------------------
@@ -21,6 +22,19 @@ export interface CollectPagesOptions<T> {
 	concurrency?: number;
 	/** Identity of an item, to drop one seen on an earlier page when the list shifts. */
 	key?: (item: T) => string | number | undefined;
+}
+
+/** A Limit as typed or computed by an expression: a whole number of 1 or more. */
+export function checkLimit(value: unknown): Checked<number> {
+	const limit = Number(value);
+	if (typeof value === 'boolean' || value === '' || value === null || !Number.isInteger(limit) || limit < 1) {
+		return refuse({
+			field: 'Limit',
+			reason: `${JSON.stringify(value) ?? String(value)} is not a whole number of 1 or more`,
+			hint: 'Set Limit to how many results you want, or turn on Return All.',
+		});
+	}
+	return { ok: true, value: limit };
 }
 
 /** The page size and page count a request for `limit` items needs, at most `maxPerPage` a page. */

@@ -10,13 +10,23 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** The longest single backoff wait. */
 	maxDelayMs: number;
+	/**
+	 * The wait after a 429 that came without Retry-After: the rate limit window
+	 * SPEC.md documents (60 requests a minute), so that the retry lands in a new
+	 * window instead of spending further 429s in the old one.
+	 */
+	rateLimitWindowMs: number;
 }
+
+/** The longest a request waits in all for its retries unless the user sets another (Request Options). */
+export const DEFAULT_MAX_WAIT_MS = 300_000;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 6,
-	maxTotalWaitMs: 120_000,
+	maxTotalWaitMs: DEFAULT_MAX_WAIT_MS,
 	baseDelayMs: 1_000,
 	maxDelayMs: 30_000,
+	rateLimitWindowMs: 60_000,
 };
 
 /**
@@ -97,7 +107,8 @@ export function decideRetry(
 	if (attempt >= policy.maxAttempts) return { retry: false, reason: 'attempts' };
 	const asked =
 		outcome.kind === 'status' ? parseRetryAfter(outcome.retryAfter, timing.now()) : undefined;
-	const delayMs = asked ?? backoffDelay(attempt, policy, timing.random);
+	const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
+	const delayMs = asked ?? (rateLimited ? policy.rateLimitWindowMs : backoffDelay(attempt, policy, timing.random));
 	if (waitedMs + delayMs > policy.maxTotalWaitMs) return { retry: false, reason: 'budget' };
 	return { retry: true, delayMs };
 }

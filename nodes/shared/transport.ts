@@ -7,15 +7,19 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
+import { checkBaseUrl } from './baseUrl';
 import { CREDENTIAL_NAME } from './constants';
-import { apiErrorFromResponse, networkError, redact, type ApiResponse } from './errors';
+import { apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
+	isIdempotent,
 	retryTiming,
 	type AttemptOutcome,
 	type RetryPolicy,
 } from './retry';
+import { refusalError } from './refusal';
+import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
 export interface ApiRequestOptions {
 	method: IHttpRequestMethods;
@@ -50,10 +54,15 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
 }
 
-/** The credential's base URL without trailing slashes. */
+/** The field named when the credential's Base URL is refused. */
+export const CREDENTIAL_BASE_URL_FIELD = 'Base URL (of the Social Aggregator API credential)';
+
+/** The credential's base URL without trailing slashes, checked before any request. */
 export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number): Promise<string> {
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
-	return trimBaseUrl(String(credentials.baseUrl ?? ''));
+	const checked = checkBaseUrl(credentials.baseUrl, CREDENTIAL_BASE_URL_FIELD);
+	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+	return checked.value;
 }
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
@@ -94,6 +103,76 @@ function isConnectionFailure(code: string | undefined): boolean {
 	return code === 'ERR_NETWORK' || code.startsWith('ERR_SOCKET_') || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
+/**
+ * Connection failures that happen before a request reaches the service (no
+ * connection was made): whatever the method, the service cannot have acted.
+ */
+const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL'];
+
+/**
+ * What the requests of one node run share so that a rate limit costs as few
+ * 429s as possible: at most `slots` requests in flight, and a gate that the
+ * first 429 closes. That request (the probe) waits out the limit and is the
+ * only one sent meanwhile; every other request, new or already answered 429,
+ * waits at the gate. The probe's next answer other than 429 opens the gate;
+ * if the probe gives up, the requests waiting with it give up too, since they
+ * wait on the same limit. A window's end so costs at most the requests that
+ * were in flight, with or without Retry-After.
+ */
+export class RequestGate {
+	private free: number;
+	private readonly queued: Array<() => void> = [];
+	private probe?: object;
+	private opened?: Promise<boolean>;
+	private open?: (passable: boolean) => void;
+
+	constructor(slots: number) {
+		this.free = Math.max(1, slots);
+	}
+
+	/** Before an attempt: waits while another request waits out a 429, then for a free slot. */
+	async enter(request: object): Promise<void> {
+		for (;;) {
+			while (this.opened && this.probe !== request) await this.opened;
+			if (this.free > 0) {
+				this.free--;
+				return;
+			}
+			await new Promise<void>((resolve) => this.queued.push(resolve));
+		}
+	}
+
+	/** After an attempt was answered (or failed): the slot goes to the next request waiting. */
+	leave(): void {
+		this.free++;
+		this.queued.shift()?.();
+	}
+
+	/** A request got a 429: whether it is the probe that waits out the limit (else it waits at the gate). */
+	limited(request: object): boolean {
+		if (this.probe === undefined) {
+			this.probe = request;
+			this.opened = new Promise<boolean>((resolve) => (this.open = resolve));
+		}
+		return this.probe === request;
+	}
+
+	/** Waits with the probe; resolves whether the limit let it through. */
+	async waitWithProbe(): Promise<boolean> {
+		return this.opened ? await this.opened : true;
+	}
+
+	/** The request was answered otherwise than 429 (`passed`) or gave up: if it was the probe, the gate opens. */
+	done(request: object, passed: boolean): void {
+		if (this.probe !== request) return;
+		const open = this.open;
+		this.probe = undefined;
+		this.opened = undefined;
+		this.open = undefined;
+		open?.(passed);
+	}
+}
+
 export interface SendRules {
 	method: IHttpRequestMethods;
 	itemIndex?: number;
@@ -102,6 +181,18 @@ export interface SendRules {
 	acceptStatuses?: number[];
 	/** The secrets to cut out of the message of a request that could not be sent. */
 	secrets?: () => Promise<Array<string | undefined>>;
+	/** The node run's gate, for requests sent several at once. */
+	gate?: RequestGate;
+	/** What the user should check when a request that changes something may have been acted on. */
+	verify?: string;
+}
+
+export interface SentResponse extends FullResponse {
+	/**
+	 * A DELETE answered 404 on a retry after an attempt that may have reached the
+	 * service: the first attempt deleted it.
+	 */
+	alreadyGone?: boolean;
 }
 
 function attempts(n: number): string {
@@ -111,76 +202,129 @@ function attempts(n: number): string {
 /**
  * Sends one request by the package's rules, whatever sends it (n8n's request
  * helper, or declarative routing): retries 429 and transient failures within
- * the policy's bounds, and turns what is left into the right n8n error:
- * SPEC.md's envelope through `apiErrorFromResponse`, a failed connection
- * through `networkError`, a request that could not be sent at all as a
- * `NodeOperationError` with its secrets cut out.
+ * the policy's bounds (a 429 without Retry-After waits the documented rate
+ * limit window), and turns what is left into the right n8n error: SPEC.md's
+ * envelope through `apiErrorFromResponse`, a failed connection through
+ * `networkError`, a request that could not be sent at all as a
+ * `NodeOperationError` with its secrets cut out. A request that changes
+ * something and may have reached the service is never reported as if it had
+ * not, and a DELETE whose earlier attempt may have deleted counts a 404 as done.
  */
 export async function sendWithRules(
 	node: INode,
 	send: () => Promise<FullResponse>,
 	rules: SendRules,
-): Promise<FullResponse> {
+): Promise<SentResponse> {
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...rules.retry };
+	const { gate } = rules;
+	const request = {};
+	const idempotent = isIdempotent(rules.method);
 	let waitedMs = 0;
-	for (let attempt = 1; ; attempt++) {
-		let response: FullResponse | undefined;
-		let failure: unknown;
-		try {
-			response = await send();
-		} catch (error) {
-			failure = error;
-		}
-
-		let outcome: AttemptOutcome;
-		if (response) {
-			const accepted = response.statusCode < 300 || rules.acceptStatuses?.includes(response.statusCode);
-			if (accepted && !isMalformed(response)) return response;
-			outcome = accepted
-				? { kind: 'malformed' }
-				: {
-						kind: 'status',
-						statusCode: response.statusCode,
-						retryAfter: headerValue(response.headers, 'retry-after'),
-					};
-		} else {
-			const code = networkCode(failure);
-			if (!isConnectionFailure(code)) {
-				const text = failure instanceof Error ? failure.message : String(failure);
-				const secrets = rules.secrets ? await rules.secrets() : [];
-				throw new NodeOperationError(node, redact(text, secrets), {
-					itemIndex: rules.itemIndex,
-					description: 'The request to the service could not be sent.',
-				});
+	/** An earlier attempt may have reached the service and acted (its answer was lost or a 5xx). */
+	let mayHaveActed = false;
+	try {
+		for (let attempt = 1; ; attempt++) {
+			let response: FullResponse | undefined;
+			let failure: unknown;
+			if (gate) await gate.enter(request);
+			try {
+				response = await send();
+			} catch (error) {
+				failure = error;
+			} finally {
+				gate?.leave();
 			}
-			outcome = { kind: 'network', code };
-		}
+			// Anything but a 429 shows the limit has room again.
+			if (response?.statusCode !== 429) gate?.done(request, true);
 
-		const decision = decideRetry(rules.method, outcome, attempt, waitedMs, policy);
-		if (decision.retry) {
-			await retryTiming.sleep(decision.delayMs);
-			waitedMs += decision.delayMs;
-			continue;
-		}
+			let outcome: AttemptOutcome;
+			if (response) {
+				const accepted = response.statusCode < 300 || rules.acceptStatuses?.includes(response.statusCode);
+				if (accepted && !isMalformed(response)) return response;
+				if (response.statusCode === 404 && rules.method === 'DELETE' && mayHaveActed) {
+					return { ...response, alreadyGone: true };
+				}
+				outcome = accepted
+					? { kind: 'malformed' }
+					: {
+							kind: 'status',
+							statusCode: response.statusCode,
+							retryAfter: headerValue(response.headers, 'retry-after'),
+						};
+			} else {
+				const code = networkCode(failure);
+				if (!isConnectionFailure(code)) {
+					const text = failure instanceof Error ? failure.message : String(failure);
+					const secrets = rules.secrets ? await rules.secrets() : [];
+					throw new NodeOperationError(node, redact(text, secrets), {
+						itemIndex: rules.itemIndex,
+						description: 'The request to the service could not be sent.',
+					});
+				}
+				outcome = { kind: 'network', code };
+			}
+			const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
+			if (outcome.kind === 'malformed' || (outcome.kind === 'status' && outcome.statusCode >= 500)) {
+				mayHaveActed = true;
+			}
+			if (outcome.kind === 'network' && !NOT_SENT_CODES.includes(outcome.code ?? '')) mayHaveActed = true;
 
-		if (outcome.kind === 'network') {
-			throw networkError(node, { code: outcome.code }, attempt, rules.itemIndex);
+			if (rateLimited && gate && !gate.limited(request)) {
+				// Another request is waiting out the limit: wait with it instead of spending a 429 of our own.
+				const started = retryTiming.now();
+				const through = await gate.waitWithProbe();
+				waitedMs += retryTiming.now() - started;
+				if (through && attempt < policy.maxAttempts) continue;
+				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex);
+			}
+
+			const decision = decideRetry(rules.method, outcome, attempt, waitedMs, policy);
+			if (decision.retry) {
+				await retryTiming.sleep(decision.delayMs);
+				waitedMs += decision.delayMs;
+				continue;
+			}
+
+			const unsure = !idempotent && mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
+			if (outcome.kind === 'network') {
+				const sent = unsure ? { verify: rules.verify } : undefined;
+				throw networkError(node, { code: outcome.code }, attempt, rules.itemIndex, sent);
+			}
+			if (outcome.kind === 'malformed') {
+				const body = {
+					error: {
+						code: 'malformed_response',
+						message: `The service answered with a body that is not JSON (after ${attempts(attempt)})`,
+					},
+				};
+				throw apiErrorFromResponse(node, { statusCode: response!.statusCode, body }, rules.itemIndex, unsure);
+			}
+			if (rateLimited && decision.reason !== 'final') {
+				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, decision.reason === 'budget');
+			}
+			throw apiErrorFromResponse(node, response!, rules.itemIndex, unsure);
 		}
-		if (outcome.kind === 'malformed') {
-			const body = {
-				error: {
-					code: 'malformed_response',
-					message: `The service answered with a body that is not JSON (after ${attempts(attempt)})`,
-				},
-			};
-			throw apiErrorFromResponse(node, { statusCode: response!.statusCode, body }, rules.itemIndex);
-		}
-		const error = apiErrorFromResponse(node, response!, rules.itemIndex);
-		if (outcome.statusCode === 429 && decision.reason !== 'final') {
-			error.message = `The service kept answering 429 (rate limit exceeded) after ${attempts(attempt)} and ${Math.round(waitedMs / 1000)} s of waiting`;
-		}
-		throw error;
+	} finally {
+		// A success, or a probe giving up: the requests waiting with it go (and give up too).
+		gate?.done(request, false);
 	}
+}
+
+/** A 429 the retries did not outlast: how long was waited, and how to wait longer. */
+function rateLimitError(
+	node: INode,
+	response: FullResponse,
+	attempt: number,
+	waitedMs: number,
+	itemIndex: number | undefined,
+	overBudget = false,
+) {
+	const error = apiErrorFromResponse(node, response, itemIndex);
+	error.message = `The service kept answering 429 (rate limit exceeded) after ${attempts(attempt)} and ${Math.round(waitedMs / 1000)} s of waiting`;
+	if (overBudget) {
+		error.description = `${error.description ?? ''}\nThe next wait would pass the longest wait allowed: raise "${MAX_RETRY_WAIT_FIELD}" under the node's Request Options, or use a key with a higher limit.`.trim();
+	}
+	return error;
 }
 
 /**

@@ -80,6 +80,8 @@ export interface Control {
 		usage(key: string): { hour: number; minute: number };
 		setEnabled(enabled: boolean): void;
 		setWindowScale(scale: number): void;
+		/** false: rate-limit 429s come without Retry-After. */
+		setRetryAfter(send: boolean): void;
 	};
 
 	seedFeed(options: SeedFeedOptions): { feedId: number; sourceIds: number[]; postCount: number };
@@ -181,6 +183,9 @@ export function buildControl(svc: Service): Control {
 			},
 			setWindowScale: (scale) => {
 				svc.limiter.windowScale = scale;
+			},
+			setRetryAfter: (send) => {
+				svc.limiter.retryAfterHeader = send;
 			},
 		},
 		seedFeed: (options) => seedFeed(svc, options),
@@ -337,6 +342,7 @@ export function registerControlRoutes(svc: Service): void {
 	c.delete('/rate_limits', wrap((b) => ctl().rateLimits.clear(b.key as string | undefined)));
 	c.post('/rate_limits/enabled', wrap((b) => ctl().rateLimits.setEnabled(b.enabled === true)));
 	c.post('/rate_limits/window_scale', wrap((b) => ctl().rateLimits.setWindowScale(Number(b.scale))));
+	c.post('/rate_limits/retry_after', wrap((b) => ctl().rateLimits.setRetryAfter(b.send !== false)));
 
 	c.post('/feeds/seed', wrap((b) => seedFeed(svc, { ...(b as unknown as SeedFeedOptions), posts: num(b.posts, 'posts') })));
 	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as 'public' | 'mixed' | undefined })));

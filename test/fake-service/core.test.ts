@@ -192,6 +192,27 @@ describe('rate limits', () => {
 		expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(60);
 	});
 
+	test('without Retry-After (a service that does not say when): the same 429 and envelope, no header; at start or through the control API', async () => {
+		const quiet = await start({ limits: { retryAfter: false, perKey: { [KEYS.owner]: { burstPerMinute: 1 } } } });
+		try {
+			const get = () => fetch(`${quiet.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+			expect((await get()).status).toBe(200);
+			const r = await get();
+			expect(r.status).toBe(429);
+			expect(r.headers.get('retry-after')).toBeNull();
+			expect(((await r.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+			const on = await fetch(`${quiet.origin}/_control/rate_limits/retry_after`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ send: true }),
+			});
+			expect(on.status).toBeLessThan(300);
+			expect((await get()).headers.get('retry-after')).toMatch(/^\d+$/);
+		} finally {
+			await quiet.close();
+		}
+	});
+
 	test('windowScale shrinks the windows (tests run in seconds)', async () => {
 		const fast = await start({ limits: { windowScale: 0.01, perKey: { [KEYS.owner]: { burstPerMinute: 2 } } } });
 		try {

@@ -76,10 +76,12 @@ export function enforceRateLimit(svc: Service, auth: Auth): void {
 	throw new ApiError(
 		429,
 		'rate_limit_exceeded',
-		`Rate limit exceeded: ${n} requests per ${over.limit}. Retry after ${over.retryAfter} s.`,
+		svc.limiter.retryAfterHeader
+			? `Rate limit exceeded: ${n} requests per ${over.limit}. Retry after ${over.retryAfter} s.`
+			: `Rate limit exceeded: ${n} requests per ${over.limit}.`,
 		{},
 		undefined,
-		{ 'Retry-After': String(over.retryAfter) },
+		svc.limiter.retryAfterHeader ? { 'Retry-After': String(over.retryAfter) } : {},
 		extra,
 	);
 }

@@ -11,6 +11,11 @@ export interface LimitsOptions {
 	enabled?: boolean;
 	/** Multiplies the window lengths (hour and minute); 0.01 makes the hour 36 s and the minute 0.6 s. */
 	windowScale?: number;
+	/**
+	 * false: a 429 of the rate limit carries no Retry-After header (SPEC.md does not
+	 * promise one). Default true.
+	 */
+	retryAfter?: boolean;
 	/** Explicit limits per key (key string or key id), overriding the tier. */
 	perKey?: Record<string, Partial<KeyLimits>>;
 }
@@ -29,6 +34,8 @@ export class RateLimiter {
 	constructor(
 		public enabled: boolean,
 		public windowScale: number,
+		/** Whether a 429 says when to retry (Retry-After). */
+		public retryAfterHeader = true,
 	) {}
 
 	get hourMs(): number {

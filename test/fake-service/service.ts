@@ -94,7 +94,11 @@ export class Service {
 		this.signatureHeader = options.signatureHeader ?? 'X-Service-Signature';
 		this.allowHttpWebhooks = options.allowHttpWebhooks ?? false;
 		this.autoSync = options.autoSync ? { postsPerSync: typeof options.autoSync === 'object' ? options.autoSync.postsPerSync ?? 1 : 1 } : null;
-		this.limiter = new RateLimiter(options.limits?.enabled ?? true, options.limits?.windowScale ?? 1);
+		this.limiter = new RateLimiter(
+			options.limits?.enabled ?? true,
+			options.limits?.windowScale ?? 1,
+			options.limits?.retryAfter ?? true,
+		);
 		this.webhooks = new WebhookEngine(this, options.webhooks ?? {});
 		this.state = buildSeed(this);
 		this.applyLimitOverrides();

@@ -43,7 +43,12 @@ export const feedDescription: INodeProperties[] = [
 				value: 'create',
 				description: 'Create a feed; the plan decides how many feeds an account can have',
 				action: 'Create a feed',
-				routing: route({ method: 'POST', url: '/feeds', prepare: [requireText('name', 'Name')] }),
+				routing: route({
+					method: 'POST',
+					url: '/feeds',
+					prepare: [requireText('name', 'Name')],
+					verify: 'whether the feed exists (Feed › Get Many)',
+				}),
 			},
 			{
 				name: 'Delete',
@@ -82,6 +87,7 @@ export const feedDescription: INodeProperties[] = [
 					method: 'PATCH',
 					url: feedUrl,
 					prepare: [feedId, requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval' })],
+					verify: 'the feed (Feed › Get)',
 				}),
 			},
 		],

@@ -10,7 +10,7 @@ const postUrl = `${postsUrl}/{{$parameter.postId}}`;
 const onePost = [requireId('feedId', 'Feed ID'), requireId('postId', 'Post ID')];
 
 function postAction(action: 'approve' | 'pin' | 'reject' | 'unpin'): RouteSpec {
-	return { method: 'POST', url: `${postUrl}/${action}`, prepare: onePost };
+	return { method: 'POST', url: `${postUrl}/${action}`, prepare: onePost, verify: 'the post (Post › Get)' };
 }
 
 export const postDescription: INodeProperties[] = [

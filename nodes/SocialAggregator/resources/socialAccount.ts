@@ -24,6 +24,7 @@ export const socialAccountDescription: INodeProperties[] = [
 					method: 'POST',
 					url: '/social_accounts/connect_url',
 					prepare: [requireText('provider', 'Provider')],
+					verify: 'whether a new link is needed (each link can be used once, so asking again is harmless)',
 				}),
 			},
 			{

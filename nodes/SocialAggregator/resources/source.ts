@@ -32,6 +32,7 @@ export const sourceDescription: INodeProperties[] = [
 						requireText('term', 'Term'),
 						sendJsonObject('options.sourceOptions', 'options', 'Source Options'),
 					],
+					verify: "the feed's sources (Source › Get Many)",
 				}),
 			},
 			{

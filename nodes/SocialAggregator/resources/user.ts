@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireEmail, requireId, sendIdList, sendOptionalId } from '../checks';
+import { requireEmail, requireId, requireOneOf, sendIdList, sendOptionalId } from '../checks';
 import { feedLocator } from '../fields';
 import { route } from '../routing';
 
@@ -36,6 +36,7 @@ export const userDescription: INodeProperties[] = [
 					method: 'POST',
 					url: '=/users/{{$parameter.userId}}/sign_in_token',
 					prepare: [userId, sendOptionalId('options.feedId', 'feed_id', 'Feed ID')],
+					verify: 'nothing: asking again gives the same token while it is unused',
 				}),
 			},
 			{
@@ -53,7 +54,12 @@ export const userDescription: INodeProperties[] = [
 				routing: route({
 					method: 'POST',
 					url: '/users',
-					prepare: [requireEmail('email', 'Email'), sendIdList('feedIds', 'feed_ids', 'Feed IDs')],
+					prepare: [
+						requireEmail('email', 'Email'),
+						requireOneOf('role', 'Role', ['manager', 'collaborator']),
+						sendIdList('feedIds', 'feed_ids', 'Feed IDs'),
+					],
+					verify: "the account's users in the dashboard (an invitation may have been sent)",
 				}),
 			},
 		],

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { requireChanges, requireId, requireUpdateFields, requireUrl, sendEvents } from '../checks';
+import { allowHttpOption } from '../../shared/webhookUrl';
 import { listFields } from '../fields';
 import { route } from '../routing';
 
@@ -30,7 +31,12 @@ export const webhookDescription: INodeProperties[] = [
 				routing: route({
 					method: 'POST',
 					url: '/webhooks',
-					prepare: [requireUrl('url', 'URL'), sendEvents('events', 'options.otherEvents', { required: true })],
+					prepare: [
+						requireUrl('url', 'URL', 'options.allowHttp'),
+						sendEvents('events', 'options.otherEvents', { required: true }),
+					],
+					verify:
+						'whether the webhook exists (Webhook › Get Many). Its signing secret came only with the lost answer: delete that webhook and create it again',
 				}),
 			},
 			{
@@ -59,7 +65,12 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'sendTest',
 				description: 'Send a signed test delivery to the webhook’s URL',
 				action: 'Send a test delivery to a webhook',
-				routing: route({ method: 'POST', url: `${webhookUrl}/test`, prepare: [webhookId] }),
+				routing: route({
+					method: 'POST',
+					url: `${webhookUrl}/test`,
+					prepare: [webhookId],
+					verify: 'whether the test delivery arrived',
+				}),
 			},
 			{
 				name: 'Update',
@@ -72,15 +83,15 @@ export const webhookDescription: INodeProperties[] = [
 					omit: noSecret,
 					prepare: [
 						webhookId,
-						requireUpdateFields('updateFields', {
-							url: 'URL',
-							events: 'Events',
-							otherEvents: 'Other Events',
-							status: 'Status',
-						}),
+						requireUpdateFields(
+							'updateFields',
+							{ url: 'URL', events: 'Events', otherEvents: 'Other Events', status: 'Status' },
+							'options.allowHttp',
+						),
 						sendEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
 						requireChanges('Update Fields'),
 					],
+					verify: 'the webhook (Webhook › Get)',
 				}),
 			},
 		],
@@ -106,7 +117,7 @@ export const webhookDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://example.com/hooks/social',
-		description: 'Where the service sends the deliveries; it must be an HTTPS address',
+		description: 'Where the service sends the deliveries; it must be an HTTPS address (see Options for local testing)',
 		displayOptions: { show: { ...show, operation: ['create'] } },
 		routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
 	},
@@ -137,6 +148,7 @@ export const webhookDescription: INodeProperties[] = [
 				placeholder: 'e.g. social_account.expired',
 				description: otherEventsDescription,
 			},
+			allowHttpOption,
 		],
 	},
 	{
@@ -221,5 +233,14 @@ export const webhookDescription: INodeProperties[] = [
 				routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
 			},
 		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { ...show, operation: ['update'] } },
+		options: [allowHttpOption],
 	},
 ];

@@ -6,6 +6,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../../shared/credentialTest';
 import { router } from './actions/router';
 import { versionDescription } from './actions/versionDescription';
 import { loadOptions } from './methods';
@@ -23,7 +24,7 @@ export class SocialAggregatorDataV1 implements INodeType {
 		};
 	}
 
-	methods = { loadOptions };
+	methods = { loadOptions, credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -1,5 +1,4 @@
 import {
-	checkBaseUrl,
 	checkEmail,
 	checkProfileInput,
 	checkRequestId,
@@ -57,12 +56,6 @@ describe('key issuance inputs', () => {
 	test('email', () => {
 		expect(value(checkEmail(' a@b.example '))).toBe('a@b.example');
 		expect(refusal(checkEmail('nope')).field).toBe('Email');
-	});
-
-	test('base URL', () => {
-		expect(value(checkBaseUrl('http://127.0.0.1:3000/v1/'))).toBe('http://127.0.0.1:3000/v1');
-		expect(refusal(checkBaseUrl('')).field).toBe('Base URL');
-		expect(refusal(checkBaseUrl('ftp://x')).field).toBe('Base URL');
 	});
 
 	test('request ID or poll URL', () => {

@@ -58,13 +58,31 @@ describe('transport', () => {
 		expect(requests).toHaveLength(2);
 	});
 
-	it('backs off with growing, bounded waits when no Retry-After is given', async () => {
-		const answers = Array.from({ length: 6 }, () => tooMany());
+	it('backs off with growing, bounded waits after transient failures', async () => {
+		const answers = Array.from({ length: 6 }, () => ({ statusCode: 503, body: { error: { code: 'x', message: 'Busy' } } }));
 		const { context } = scriptedContext(answers);
 		const retry = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 4000, maxTotalWaitMs: 60_000 };
 		await expect(apiRequest.call(context, { method: 'GET', path: '/feeds', retry })).rejects.toThrow();
 		expect(waits).toEqual([750, 1500, 3000, 3000, 3000]);
-		for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1]);
+	});
+
+	it('waits out the documented window (a minute) after a 429 without Retry-After, instead of probing every second', async () => {
+		const { context, requests } = scriptedContext([tooMany(), tooMany(), ok({ data: [] })]);
+		const body = await apiRequest.call(context, { method: 'GET', path: '/feeds' });
+		expect(body).toEqual({ data: [] });
+		expect(waits).toEqual([60_000, 60_000]);
+		expect(requests).toHaveLength(3);
+	});
+
+	it('gives up on a 429 without Retry-After once the next window would pass the longest wait, saying how to wait longer', async () => {
+		const { context, requests } = scriptedContext([tooMany(), tooMany(), tooMany()]);
+		const error = await apiRequest
+			.call(context, { method: 'GET', path: '/feeds', retry: { maxTotalWaitMs: 90_000 } })
+			.catch((e: Error) => e);
+		expect(requests).toHaveLength(2);
+		expect(waits).toEqual([60_000]);
+		expect((error as Error).message).toBe('The service kept answering 429 (rate limit exceeded) after 2 attempts and 60 s of waiting');
+		expect((error as { description?: string }).description).toContain('raise "Max Retry Wait (Seconds)"');
 	});
 
 	it('says the service kept answering 429 when the budget runs out', async () => {

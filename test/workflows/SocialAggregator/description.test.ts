@@ -33,7 +33,7 @@ test('the node is declarative, usable as a tool, with light and dark icons', () 
 	expect(description.displayName).toBe('Social Aggregator');
 	expect(description.usableAsTool).toBe(true);
 	expect(description.icon).toEqual({ light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' });
-	expect(description.requestDefaults?.baseURL).toBe('={{$credentials.baseUrl.replace(/\\/+$/, "")}}');
+	expect(description.requestDefaults?.baseURL).toBe('={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}');
 	expect('execute' in new SocialAggregator()).toBe(false);
 });
 

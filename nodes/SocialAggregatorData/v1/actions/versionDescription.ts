@@ -2,6 +2,8 @@
 import { NodeConnectionTypes, type INodeTypeDescription } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../../shared/constants';
+import { CREDENTIAL_TEST } from '../../../shared/credentialTest';
+import { requestOptionsCollection } from '../../../shared/requestOptions';
 import * as apiKey from './apiKey/ApiKey.resource';
 import * as post from './posts/Posts.resource';
 import * as profile from './profiles/Profiles.resource';
@@ -22,6 +24,7 @@ export const versionDescription: INodeTypeDescription = {
 		{
 			name: CREDENTIAL_NAME,
 			required: true,
+			testedBy: CREDENTIAL_TEST,
 			// Key requests need no key: with a typed Base URL the credential is not asked for.
 			displayOptions: { hide: { baseUrlSource: ['parameter'] } },
 		},
@@ -42,5 +45,6 @@ export const versionDescription: INodeTypeDescription = {
 		...post.description,
 		...profile.description,
 		...apiKey.description,
+		requestOptionsCollection,
 	],
 };

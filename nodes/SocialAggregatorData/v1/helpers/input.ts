@@ -89,19 +89,6 @@ export function checkEmail(value: unknown): Checked<string> {
 	return { ok: true, value: email };
 }
 
-/** A base URL typed by the user: http(s), no trailing slash. */
-export function checkBaseUrl(value: unknown): Checked<string> {
-	const url = String(value ?? '').trim().replace(/\/+$/, '');
-	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
-		return refuse({
-			field: 'Base URL',
-			reason: url ? `"${url}" is not an http(s) address` : 'the base URL is empty',
-			hint: 'Enter the address of the API including /v1, for example https://api.example.com/v1.',
-		});
-	}
-	return { ok: true, value: url };
-}
-
 /** A request ID from POST /authorize, or the absolute poll_url that carries it. */
 export function checkRequestId(value: unknown): Checked<{ path: string; requestId: string; absolute: boolean }> {
 	const text = String(value ?? '').trim();

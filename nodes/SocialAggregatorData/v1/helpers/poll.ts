@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { refusalError } from '../../../shared/refusal';
+import { itemRetryPolicy } from '../../../shared/requestOptions';
 import { apiRequestFull } from '../../../shared/transport';
 import { keyIssuanceBaseUrl } from './baseUrl';
 import { checkRequestId } from './input';
@@ -24,6 +25,7 @@ export async function preparePoll(
 			authenticated: false,
 			acceptStatuses: [202, 410],
 			itemIndex,
+			retry: itemRetryPolicy.call(this, itemIndex),
 		});
 		return pollItem(response.statusCode, response.body, requestId);
 	};

@@ -2,6 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { refusalError } from '../../../../shared/refusal';
+import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestFull } from '../../../../shared/transport';
 import { keyIssuanceBaseUrl } from '../../helpers/baseUrl';
 import { checkEmail } from '../../helpers/input';
@@ -49,6 +50,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		baseUrl,
 		authenticated: false,
 		itemIndex,
+		retry: itemRetryPolicy.call(this, itemIndex),
 	});
 	return [{ json: requestItem(response.statusCode, response.body, email.value), pairedItem: { item: itemIndex } }];
 }

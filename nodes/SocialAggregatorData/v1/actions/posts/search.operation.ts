@@ -3,7 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { AUTO_DETECT, checkDataSearch } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
+import { checkLimit } from '../../../../shared/pagination';
 import { refusalError } from '../../../../shared/refusal';
+import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequest } from '../../../../shared/transport';
 import type { DataPostsResponse } from '../../../../shared/types';
 import { platformFailedError } from '../../helpers/errors';
@@ -113,10 +115,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	let limit: number | undefined;
 	if (!returnAll) {
-		limit = Number(this.getNodeParameter('limit', itemIndex, 50));
-		if (!Number.isInteger(limit) || limit < 1) {
-			throw refusalError(node, { field: 'Limit', reason: `${String(limit)} is not a whole number of 1 or more` }, itemIndex);
-		}
+		const checkedLimit = checkLimit(this.getNodeParameter('limit', itemIndex, 50));
+		if (!checkedLimit.ok) throw refusalError(node, checkedLimit.refusal, itemIndex);
+		limit = checkedLimit.value;
 	}
 	const output = this.getNodeParameter('output', itemIndex, 'posts') as SearchOutputMode;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -125,6 +126,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const cursors = checkResumeCursors(Array.isArray(cursorEntries) ? cursorEntries : [], input.platforms);
 	if (!cursors.ok) throw refusalError(node, cursors.refusal, itemIndex);
 
+	const retry = itemRetryPolicy.call(this, itemIndex);
 	const query: IDataObject = { term: input.term };
 	if (input.termType) query.term_type = input.termType;
 
@@ -146,6 +148,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 					...(round.cursor ? { cursor: round.cursor } : {}),
 				},
 				itemIndex,
+				retry,
 			})) as unknown as DataPostsResponse,
 	);
 

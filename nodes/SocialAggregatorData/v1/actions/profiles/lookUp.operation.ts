@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { platformsField } from '../../../../shared/dataSearchFields';
 import { refusalError } from '../../../../shared/refusal';
+import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequest } from '../../../../shared/transport';
 import { platformFailedError } from '../../helpers/errors';
 import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
@@ -46,6 +47,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 
+	const retry = itemRetryPolicy.call(this, itemIndex);
 	const outcome = await runProfileLookup(
 		{ platforms, maxPlatformRetries },
 		async (asked) =>
@@ -54,6 +56,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				path: '/data/profiles',
 				qs: { term: handles.join(','), platforms: asked.join(',') },
 				itemIndex,
+				retry,
 			})) as unknown as ProfilesResponse,
 	);
 

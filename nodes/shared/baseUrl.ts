@@ -1,0 +1,52 @@
+import { refuse, type Checked } from './refusal';
+
+/** The version prefix every path of SPEC.md sits under; `{base_url}` ends in it. */
+export const VERSION_PREFIX = '/v1';
+
+const HINT = `Enter the address of the API up to and including its version prefix ${VERSION_PREFIX}, for example https://api.example.com${VERSION_PREFIX}.`;
+
+/** Hosts on this machine, the only ones allowed plain http (a local stand-in for the service). */
+function isLoopback(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The one check of a Base URL, shared by the credential test, both action nodes
+ * and the triggers: a web address, https unless it points at this machine,
+ * ending in the version prefix (a trailing slash is fine) with nothing after it.
+ * Answers the address without trailing slashes.
+ */
+export function checkBaseUrl(value: unknown, field = 'Base URL'): Checked<string> {
+	const text = String(value ?? '').trim();
+	if (text === '') return refuse({ field, reason: 'the Base URL is empty', hint: HINT });
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return refuse({ field, reason: `"${text}" is not a web address`, hint: HINT });
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return refuse({ field, reason: `"${text}" is not an http(s) address`, hint: HINT });
+	}
+	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+		return refuse({
+			field,
+			reason: `"${text}" uses plain http; the API key must travel over https`,
+			hint: `Use https://. Plain http is accepted only for a service on this machine (localhost, 127.0.0.1). ${HINT}`,
+		});
+	}
+	if (url.username || url.password || url.search || url.hash) {
+		return refuse({ field, reason: `"${text}" carries a user name, a query or a #fragment`, hint: HINT });
+	}
+	const path = url.pathname.replace(/\/+$/, '');
+	if (!path.endsWith(VERSION_PREFIX)) {
+		const at = path.indexOf(`${VERSION_PREFIX}/`);
+		const reason =
+			at >= 0
+				? `"${text}" goes on after the version prefix (${path.slice(at + VERSION_PREFIX.length)}); the Base URL ends at ${VERSION_PREFIX}`
+				: `"${text}" does not end in the version prefix ${VERSION_PREFIX}`;
+		return refuse({ field, reason, hint: HINT });
+	}
+	return { ok: true, value: `${url.origin}${path}` };
+}

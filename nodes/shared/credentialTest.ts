@@ -1,0 +1,66 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { checkBaseUrl } from './baseUrl';
+import { redact } from './errors';
+import { describeRefusal } from './refusal';
+
+/** The name nodes give in `testedBy` for the credential test below. */
+export const CREDENTIAL_TEST = 'socialAggregatorApiTest';
+
+const TEST_TIMEOUT_MS = 20_000;
+
+/** The service's own words from an error answer, when it sent its envelope. */
+function envelopeMessage(body: unknown): string | undefined {
+	let parsed = body;
+	if (typeof body === 'string') {
+		try {
+			parsed = JSON.parse(body);
+		} catch {
+			return undefined;
+		}
+	}
+	const message = (parsed as { error?: { message?: unknown } } | null)?.error?.message;
+	return typeof message === 'string' && message.trim() !== '' ? message.trim() : undefined;
+}
+
+/**
+ * The credential test: the Base URL through the one check every node applies,
+ * then `GET /account` with the key. A refusal shows the service's own message
+ * (n8n's declarative test would show only "Unauthorized"); the key never
+ * appears in what the user sees.
+ */
+export async function socialAggregatorApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const apiKey = String(data.apiKey ?? '');
+	const checked = checkBaseUrl(data.baseUrl);
+	if (!checked.ok) {
+		return { status: 'Error', message: `${describeRefusal(checked.refusal)}. ${checked.refusal.hint ?? ''}`.trim() };
+	}
+	let response: Response;
+	try {
+		// A credential test gets only n8n's deprecated request helper, which n8n's own checks refuse;
+		// Node's fetch makes the one GET.
+		response = await fetch(`${checked.value}/account`, {
+			headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
+			signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+		});
+	} catch (error) {
+		const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+		const said = [cause?.code, cause?.message, error instanceof Error ? error.message : String(error)];
+		const reason = said.find((text): text is string => typeof text === 'string' && text !== '');
+		return {
+			status: 'Error',
+			message: redact(`The service could not be reached at ${checked.value} (${reason}). Check the Base URL.`, [apiKey]),
+		};
+	}
+	if (response.ok) return { status: 'OK', message: 'Connection successful!' };
+	const said = envelopeMessage(await response.text().catch(() => '')) ?? 'The service refused the request';
+	return { status: 'Error', message: redact(`${said} (HTTP ${response.status} from GET /account)`, [apiKey]) };
+}

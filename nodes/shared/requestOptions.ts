@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { refuse, refusalError, type Checked } from './refusal';
+import { DEFAULT_MAX_WAIT_MS, type RetryPolicy } from './retry';
+
+/** The option under Request Options that bounds how long one request may wait for its retries. */
+export const MAX_RETRY_WAIT_FIELD = 'Max Retry Wait (Seconds)';
+
+// The default is DEFAULT_MAX_WAIT_MS in seconds, written out as n8n's lint wants a literal.
+export const maxRetryWaitOption: INodeProperties = {
+	displayName: MAX_RETRY_WAIT_FIELD,
+	name: 'maxRetryWait',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 300,
+	description:
+		'The longest one request may wait, in all, to be sent again after a rate limit (HTTP 429) or a passing failure. When the rate limit is reached the node waits until the service lets it go on (the time the service asks, else a minute) and continues where it stopped, so a long-running execution is waiting, not stuck.',
+};
+
+/** The retry policy the user chose under Request Options (`maxRetryWait`, in seconds). */
+export function retryPolicyFrom(options: { maxRetryWait?: unknown } | undefined): Checked<Partial<RetryPolicy>> {
+	const raw = options?.maxRetryWait;
+	if (raw === undefined || raw === null || raw === '') return { ok: true, value: {} };
+	const seconds = Number(raw);
+	if (!Number.isFinite(seconds) || seconds < 0) {
+		return refuse({
+			field: MAX_RETRY_WAIT_FIELD,
+			reason: `${String(raw)} is not a number of seconds of 0 or more`,
+			hint: `Leave it at ${DEFAULT_MAX_WAIT_MS / 1000} unless runs must fail sooner or may wait longer.`,
+		});
+	}
+	return { ok: true, value: { maxTotalWaitMs: Math.round(seconds * 1000) } };
+}
+
+/** Request Options for a programmatic action node (n8n adds its own only to declarative ones). */
+export const requestOptionsCollection: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [maxRetryWaitOption],
+};
+
+/** The retry policy an item of a programmatic node asks for, checked before any request. */
+export function itemRetryPolicy(this: IExecuteFunctions, itemIndex: number): Partial<RetryPolicy> {
+	const checked = retryPolicyFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject);
+	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+	return checked.value;
+}

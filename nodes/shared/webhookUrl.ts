@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** The service delivers to HTTPS URLs only; this option lets a local test service take plain http. */
+export const allowHttpOption: INodeProperties = {
+	displayName: 'Allow HTTP URL (Local Testing Only)',
+	name: 'allowHttp',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to register a plain http:// webhook URL. The service normally refuses it; use only with a local test service.',
+};
