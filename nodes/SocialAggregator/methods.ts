@@ -1,8 +1,14 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { fetchPlatforms, searchFeeds } from '../shared/loadOptions';
-import { apiRequest } from '../shared/transport';
-import type { ListResponse } from '../shared/types';
+import {
+	fetchForDropdown,
+	fetchPlatforms,
+	fieldText,
+	listIn,
+	searchFeeds,
+	toOptions,
+	type OptionFields,
+} from '../shared/loadOptions';
 
 /** Dropdowns of this node only; the ones the nodes share live in nodes/shared/loadOptions.ts. */
 
@@ -27,13 +33,12 @@ export async function getConnectionProviders(this: ILoadOptionsFunctions): Promi
 	const platforms = await fetchPlatforms.call(this);
 	const providers = new Map<string, string[]>();
 	for (const platform of platforms) {
-		for (const termType of platform.term_types) {
-			const provider = termType.requires_connection?.provider;
-			if (!provider) continue;
-			const needs = providers.get(provider) ?? [];
-			const label = `${platform.display_name || platform.platform} ${termType.display_name || termType.term_type}`;
+		for (const termType of platform.termTypes ?? []) {
+			if (!termType.provider) continue;
+			const needs = providers.get(termType.provider) ?? [];
+			const label = `${platform.option.name} ${termType.option.name}`;
 			if (!needs.includes(label)) needs.push(label);
-			providers.set(provider, needs);
+			providers.set(termType.provider, needs);
 		}
 	}
 	return [...providers.entries()]
@@ -41,20 +46,18 @@ export async function getConnectionProviders(this: ILoadOptionsFunctions): Promi
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+const SOCIAL_ACCOUNT: OptionFields = {
+	value: ['id'],
+	name: ['username', 'name', 'display_name', 'handle', 'email'],
+	label: (who, id, account) => `${fieldText(account, ['platform', 'provider']) ?? 'Account'}: ${who ?? id}`,
+	description: (account) => {
+		const expires = fieldText(account, ['expires_at']);
+		return expires && `Expires ${expires}`;
+	},
+};
+
 /** The connected social accounts (first page of 100). */
 export async function getSocialAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const response = (await apiRequest.call(this, {
-		method: 'GET',
-		path: '/social_accounts',
-		qs: { page: 1, per_page: 100 },
-		retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 },
-	})) as ListResponse;
-	return response.data.map((account: IDataObject) => {
-		const who = account.username ?? account.name ?? account.id;
-		return {
-			name: `${String(account.platform ?? account.provider ?? 'Account')}: ${String(who)}`,
-			value: String(account.id),
-			description: account.expires_at ? `Expires ${String(account.expires_at)}` : undefined,
-		};
-	});
+	const answer = await fetchForDropdown.call(this, '/social_accounts', { page: 1, per_page: 100 });
+	return toOptions(listIn(answer, ['social_accounts', 'accounts']), SOCIAL_ACCOUNT);
 }

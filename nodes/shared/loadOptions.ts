@@ -7,7 +7,6 @@ import type {
 
 import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, PLATFORM_DISPLAY_NAMES } from './constants';
 import { apiRequest } from './transport';
-import type { ListResponse, PlatformEntry } from './types';
 
 /** Dropdowns must open fast: one attempt and a short wait, no long backoff. */
 const QUICK = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
@@ -24,6 +23,97 @@ export function locatorValue(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value);
 }
 
+
+/** The answer of one dropdown request: any JSON, since a shape SPEC.md does not show may differ. */
+export async function fetchForDropdown(
+	this: ILoadOptionsFunctions,
+	path: string,
+	qs?: IDataObject,
+): Promise<unknown> {
+	return await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Text an option can show or send; what would render blank or as a placeholder is none. */
+function optionText(value: unknown): string | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	return text && !['undefined', 'null', '[object Object]'].includes(text) ? text : undefined;
+}
+
+/** The first of `fields` in `entry` that holds text; a bare string or number is its own text. */
+export function fieldText(entry: unknown, fields: string[]): string | undefined {
+	if (!isObject(entry)) return optionText(entry);
+	for (const field of fields) {
+		const text = optionText(entry[field]);
+		if (text !== undefined) return text;
+	}
+	return undefined;
+}
+
+/** The list in an answer: the answer itself, its `data`, or a list under one of `keys` in `data` or the answer. */
+export function listIn(answer: unknown, keys: string[] = []): unknown[] {
+	const data = isObject(answer) ? answer.data : undefined;
+	if (Array.isArray(answer)) return answer;
+	if (Array.isArray(data)) return data;
+	for (const holder of [data, answer]) {
+		if (!isObject(holder)) continue;
+		for (const key of [...keys, 'items', 'results']) {
+			const list = holder[key];
+			if (Array.isArray(list)) return list;
+		}
+	}
+	return [];
+}
+
+/** Where an entry keeps an option's parts; the first field with text wins. */
+export interface OptionFields {
+	value: string[];
+	/** The label; the value when none holds text. */
+	name?: string[];
+	/** Builds the label from the name found (none for a bare entry), the value and the entry. */
+	label?: (name: string | undefined, value: string, entry: IDataObject) => string;
+	description?: (entry: IDataObject) => string | undefined;
+}
+
+/**
+ * One entry of a list the service answered, as a dropdown option, or undefined
+ * when nothing in it can be picked: an option without a value would show blank
+ * and send nothing. An entry may be the bare value or an object.
+ */
+export function toOption(entry: unknown, fields: OptionFields): INodePropertyOptions | undefined {
+	const value = fieldText(entry, fields.value);
+	if (value === undefined) return undefined;
+	const object = isObject(entry) ? entry : {};
+	const name = fields.name && isObject(entry) ? fieldText(entry, fields.name) : undefined;
+	const description = fields.description?.(object);
+	return {
+		name: fields.label ? fields.label(name, value, object) : name ?? value,
+		value,
+		...(description ? { description } : {}),
+	};
+}
+
+/** Entries as options, leaving out those that cannot be picked and repeats of a value. */
+export function toOptions(entries: unknown[], fields: OptionFields): INodePropertyOptions[] {
+	const options = new Map<string, INodePropertyOptions>();
+	for (const entry of entries) {
+		const option = toOption(entry, fields);
+		if (option && !options.has(String(option.value))) options.set(String(option.value), option);
+	}
+	return [...options.values()];
+}
+
+const FEED: OptionFields = {
+	value: ['id'],
+	name: ['name'],
+	label: (name, id) => (name ? `${name} (${id})` : `Feed ${id}`),
+};
+
 /** Feeds for the resource locator's list mode, filtered by name, paged by the service. */
 export async function searchFeeds(
 	this: ILoadOptionsFunctions,
@@ -31,112 +121,165 @@ export async function searchFeeds(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const response = (await apiRequest.call(this, {
-		method: 'GET',
-		path: '/feeds',
-		qs: { page, per_page: 100 },
-		...QUICK,
-	})) as ListResponse;
+	const answer = await fetchForDropdown.call(this, '/feeds', { page, per_page: 100 });
 	const needle = (filter ?? '').toLowerCase();
-	const results = response.data
-		.filter((feed) => !needle || String(feed.name ?? '').toLowerCase().includes(needle) || String(feed.id) === needle)
-		.map((feed) => ({ name: `${String(feed.name ?? 'Feed')} (${String(feed.id)})`, value: String(feed.id) }));
-	const more = response.meta && response.meta.page < response.meta.total_pages;
+	const results = toOptions(listIn(answer, ['feeds']), FEED)
+		.filter((feed) => !needle || feed.name.toLowerCase().includes(needle) || feed.value === needle)
+		.map(({ name, value }) => ({ name, value: String(value) }));
+	// Without page counts there is no next page to ask for.
+	const meta = isObject(answer) && isObject(answer.meta) ? answer.meta : {};
+	const more = page < Number(meta.total_pages);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
 }
 
-export async function fetchPlatforms(this: ILoadOptionsFunctions): Promise<PlatformEntry[]> {
-	const response = (await apiRequest.call(this, { method: 'GET', path: '/platforms', ...QUICK })) as {
-		data: PlatformEntry[];
+/** A term type of a platform entry, and the connected account it needs if any. */
+export interface TermTypeChoice {
+	option: INodePropertyOptions;
+	needsConnection: boolean;
+	provider?: string;
+	needs?: string;
+}
+
+/** An entry of `GET /platforms`, whatever fields the service left out. */
+export interface PlatformChoice {
+	option: INodePropertyOptions;
+	/** Undefined when the entry lists no term types at all (then none are known). */
+	termTypes?: TermTypeChoice[];
+}
+
+const PLATFORM: OptionFields = { value: ['platform', 'name'], name: ['display_name', 'name'] };
+const TERM_TYPE: OptionFields = { value: ['term_type', 'type', 'name'], name: ['display_name', 'name'] };
+
+function termTypeChoice(entry: unknown): TermTypeChoice | undefined {
+	const option = toOption(entry, TERM_TYPE);
+	if (!option) return undefined;
+	const connection = isObject(entry) ? entry.requires_connection : undefined;
+	return {
+		option,
+		needsConnection: Boolean(connection),
+		provider: fieldText(connection, ['provider', 'name']),
+		needs: isObject(connection) ? fieldText(connection, ['description']) : undefined,
 	};
-	return response.data;
 }
 
-/** Every platform a feed source can use. */
+export async function fetchPlatforms(this: ILoadOptionsFunctions): Promise<PlatformChoice[]> {
+	const answer = await fetchForDropdown.call(this, '/platforms');
+	const choices: PlatformChoice[] = [];
+	for (const entry of listIn(answer, ['platforms'])) {
+		const option = toOption(entry, PLATFORM);
+		if (!option || choices.some((c) => c.option.value === option.value)) continue;
+		const listed = isObject(entry) && Array.isArray(entry.term_types) ? (entry.term_types as unknown[]) : undefined;
+		const termTypes = listed?.map(termTypeChoice).filter((t): t is TermTypeChoice => t !== undefined);
+		choices.push({ option, termTypes });
+	}
+	return choices;
+}
+
+/** SPEC.md's term types of a platform; none for a platform outside its table. */
+function specTermTypes(platform: string): string[] {
+	return Object.prototype.hasOwnProperty.call(DATA_API_TERM_TYPES, platform) ? DATA_API_TERM_TYPES[platform] : [];
+}
+
+/** SPEC.md's table as options: what platform dropdowns show when the service lists none. */
+function specPlatforms(): INodePropertyOptions[] {
+	return Object.keys(DATA_API_TERM_TYPES).map((platform) => ({
+		name: PLATFORM_DISPLAY_NAMES[platform] ?? platform,
+		value: platform,
+	}));
+}
+
+/** Every platform a feed source can use; SPEC.md's table when the answer lists none. */
 export async function getPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const platforms = await fetchPlatforms.call(this);
-	return platforms
-		.map((p) => ({ name: p.display_name || p.platform, value: p.platform }))
-		.sort(byName);
+	const platforms = (await fetchPlatforms.call(this)).map((p) => p.option);
+	return (platforms.length > 0 ? platforms : specPlatforms()).sort(byName);
 }
 
-/** The term types of the platform chosen in the `platform` parameter, with what each needs. */
+/**
+ * The term types of the platform chosen in the `platform` parameter, with what
+ * each needs; SPEC.md's for that platform when the answer lists none.
+ */
 export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = String(this.getCurrentNodeParameter('platform') ?? '');
 	const platforms = await fetchPlatforms.call(this);
-	const entry = platforms.find((p) => p.platform === chosen);
-	if (!entry) return [];
-	return entry.term_types.map((t) => ({
-		name: t.display_name || t.term_type,
-		value: t.term_type,
-		description: t.requires_connection
-			? `Needs a connected ${t.requires_connection.provider} account: ${t.requires_connection.description}`
-			: undefined,
-	}));
+	const listed = platforms.find((p) => p.option.value === chosen)?.termTypes ?? [];
+	if (listed.length === 0) return specTermTypes(chosen).map((t) => ({ name: t, value: t }));
+	return listed.map((t) => {
+		const account = t.provider ? `a connected ${t.provider} account` : 'a connected account';
+		const description = t.needsConnection ? `Needs ${account}${t.needs ? `: ${t.needs}` : ''}` : undefined;
+		return { ...t.option, ...(description ? { description } : {}) };
+	});
 }
 
 /**
  * Platforms the Data API can search without a connected account. Falls back
- * to SPEC.md's table when the service cannot be asked, so the dropdown still
- * works while the key is being set up.
+ * to SPEC.md's table when the service cannot be asked or lists none, so the
+ * dropdown still works while the key is being set up.
  */
 export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const fallback = Object.keys(DATA_API_TERM_TYPES).map((platform) => ({
-		name: PLATFORM_DISPLAY_NAMES[platform] ?? platform,
-		value: platform,
-	}));
-	let platforms: PlatformEntry[];
+	let platforms: PlatformChoice[];
 	try {
 		platforms = await fetchPlatforms.call(this);
 	} catch (error) {
 		this.logger.debug('Platform list unavailable, using the built-in table', {
 			error: (error as Error).message,
 		});
-		return fallback.sort(byName);
+		return specPlatforms().sort(byName);
 	}
-	return platforms
-		.filter((p) =>
-			p.term_types.some(
-				(t) => !t.requires_connection && (DATA_API_TERM_TYPES[p.platform] ?? []).includes(t.term_type as never),
-			),
-		)
-		.map((p) => ({ name: PLATFORM_DISPLAY_NAMES[p.platform] ?? (p.display_name || p.platform), value: p.platform }))
-		.sort(byName);
+	const searchable = platforms
+		.filter(({ option, termTypes }) => {
+			const spec = specTermTypes(String(option.value));
+			// An entry without term types is taken at SPEC.md's word.
+			if (termTypes === undefined) return spec.length > 0;
+			return termTypes.some((t) => !t.needsConnection && spec.includes(String(t.option.value)));
+		})
+		.map(({ option }) => ({ name: PLATFORM_DISPLAY_NAMES[String(option.value)] ?? option.name, value: option.value }));
+	return (searchable.length > 0 ? searchable : specPlatforms()).sort(byName);
 }
+
+const SOURCE: OptionFields = {
+	value: ['id'],
+	name: ['term', 'name'],
+	label: (term, id, source) => {
+		const platform = fieldText(source, ['platform']);
+		if (term) return platform ? `${platform}: ${term}` : term;
+		return platform ? `${platform}: ${id}` : `Source ${id}`;
+	},
+	description: (source) => {
+		const termType = fieldText(source, ['term_type']);
+		return termType && `Term type: ${termType}`;
+	},
+};
 
 /** The sources of the feed chosen in the `feedId` parameter. */
 export async function getFeedSources(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const feedId = locatorValue(this.getCurrentNodeParameter('feedId'));
 	if (!feedId) return [];
-	const response = (await apiRequest.call(this, {
-		method: 'GET',
-		path: `/feeds/${encodeURIComponent(feedId)}/sources`,
-		qs: { page: 1, per_page: 100 },
-		...QUICK,
-	})) as ListResponse;
-	return response.data.map((source: IDataObject) => ({
-		name: `${String(source.platform)}: ${String(source.term)}`,
-		value: String(source.id),
-		description: source.term_type ? `Term type: ${String(source.term_type)}` : undefined,
-	}));
+	const answer = await fetchForDropdown.call(this, `/feeds/${encodeURIComponent(feedId)}/sources`, {
+		page: 1,
+		per_page: 100,
+	});
+	return toOptions(listIn(answer, ['sources']), SOURCE);
 }
 
-/** Webhook events the service lists, or the known ones when it does not answer. */
+const WEBHOOK_EVENT: OptionFields = {
+	value: ['event', 'name', 'id', 'key', 'type', 'value'],
+	description: (event) => fieldText(event, ['description']),
+};
+
+/** Webhook events the service lists with the known ones added, or the known ones when it lists none. */
 export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let events = KNOWN_WEBHOOK_EVENTS;
+	let listed: INodePropertyOptions[] = [];
 	try {
-		const response = (await apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...QUICK })) as {
-			data: Array<{ name: string; description?: string }>;
-		};
-		if (Array.isArray(response.data) && response.data.length > 0) {
-			const listed = response.data.map((e) => ({ name: e.name, description: e.description ?? '' }));
-			const extra = KNOWN_WEBHOOK_EVENTS.filter((k) => !listed.some((e) => e.name === k.name));
-			events = [...listed, ...extra];
-		}
+		const answer = await fetchForDropdown.call(this, '/webhook_events');
+		listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
 	} catch (error) {
 		this.logger.debug('Webhook event list unavailable, using the known events', {
 			error: (error as Error).message,
 		});
 	}
-	return events.map((e) => ({ name: e.name, value: e.name, description: e.description }));
+	const known = KNOWN_WEBHOOK_EVENTS.map((e) => ({ name: e.name, value: e.name, description: e.description }));
+	return [
+		...listed.map((e) => ({ ...e, description: e.description ?? known.find((k) => k.value === e.value)?.description ?? '' })),
+		...known.filter((k) => !listed.some((e) => e.value === k.value)),
+	];
 }

@@ -53,16 +53,6 @@ export interface DataPostsResponse {
 	meta: { total_results: number; platforms: PlatformStatus[] };
 }
 
-export interface PlatformEntry {
-	platform: string;
-	display_name: string;
-	term_types: Array<{
-		term_type: string;
-		display_name: string;
-		requires_connection?: { provider: string; description: string } | null;
-	}>;
-}
-
 export interface WebhookSubscription extends IDataObject {
 	id: number;
 	url: string;

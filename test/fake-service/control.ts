@@ -2,6 +2,7 @@
  * The control API: in-process (`control.*`) and over HTTP under /_control (JSON in, JSON out,
  * `{ result }` on success, `{ error }` on failure). The HTTP table is in README.md.
  */
+import type { AnswerSpec } from './answers';
 import { addDataPosts, configureData, failData, type DataConfigureOptions, type DataFailOptions } from './dataApi';
 import type { FaultSpec } from './faults';
 import { seedFeed, syncFeed, type SeedFeedOptions, type SyncResult } from './feeds';
@@ -54,7 +55,7 @@ export interface Control {
 		advance(ms: number): Date;
 		set(time: string | number | Date): Date;
 	};
-	/** Back to the seed state: data, clock, faults, limits, log, latency, credits. */
+	/** Back to the seed state: data, clock, faults, answers, limits, log, latency, credits. */
 	reset(): void;
 	setLatency(ms: number): void;
 
@@ -66,6 +67,14 @@ export interface Control {
 	};
 	/** Shorthand for faults.add. */
 	injectFault(spec: FaultSpec): string;
+
+	/** Another JSON body for the next successful requests to a path (answers.ts). */
+	answers: {
+		add(spec: AnswerSpec): string;
+		list(): ReturnType<Service['answers']['all']>;
+		remove(id: string): boolean;
+		clear(): void;
+	};
 
 	requests: {
 		list(filter?: RequestFilter): RequestLogEntry[];
@@ -154,6 +163,12 @@ export function buildControl(svc: Service): Control {
 			clear: () => svc.faults.clear(),
 		},
 		injectFault: (spec) => svc.faults.add(spec),
+		answers: {
+			add: (spec) => svc.answers.add(spec),
+			list: () => svc.answers.all(),
+			remove: (id) => svc.answers.remove(id),
+			clear: () => svc.answers.clear(),
+		},
 		requests: {
 			list: (filter = {}) =>
 				svc.log.filter(
@@ -334,6 +349,11 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/faults', wrap((b) => ({ id: svc.faults.add(faultFromJson(b)) })));
 	c.delete('/faults', wrap(() => svc.faults.clear()));
 	c.delete('/faults/:id', wrap((_b, p) => svc.faults.remove(p.id)));
+
+	c.get('/answers', wrap(() => svc.answers.all()));
+	c.post('/answers', wrap((b) => ({ id: svc.answers.add({ ...(b as unknown as AnswerSpec), count: b.count === null || b.count === 'always' ? 'always' : b.count === undefined ? undefined : num(b.count, 'count') }) })));
+	c.delete('/answers', wrap(() => svc.answers.clear()));
+	c.delete('/answers/:id', wrap((_b, p) => svc.answers.remove(p.id)));
 
 	c.get('/requests', wrap((b) => ctl().requests.list({ method: b.method as string | undefined, path: b.path as string | undefined, keyId: b.keyId as string | undefined })));
 	c.delete('/requests', wrap(() => ctl().requests.clear()));

@@ -144,6 +144,51 @@ describe('faults', () => {
 	});
 });
 
+describe('answers in another shape', () => {
+	test('the next N successful requests to the path get the given body; then the fake answers as before', async () => {
+		const id = h.fake.control.answers.add({ path: '/webhook_events', body: { data: ['post.created'] }, count: 2 });
+		for (let i = 0; i < 2; i++) {
+			const res = await h.api.get('/webhook_events');
+			expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { data: ['post.created'] } });
+			expect(res.headers.get('content-type')).toContain('application/json');
+		}
+		expect((await h.api.get('/webhook_events')).body.data[0]).toEqual({ name: 'post.created', description: expect.any(String) });
+		expect(h.fake.control.requests.list().map((r) => r.fault)).toEqual([`${id}:answer`, `${id}:answer`, null]);
+	});
+	test('any JSON value, null included; only the method, path and query given', async () => {
+		h.fake.control.answers.add({ path: '/feeds/:id/sources', query: { page: '2' }, body: null, count: 'always' });
+		expect((await h.api.get('/feeds/1/sources', { query: { page: 1 } })).body.data).toHaveLength(5);
+		for (let i = 0; i < 2; i++) expect((await h.api.get('/feeds/1/sources', { query: { page: 2 } })).raw).toBe('null');
+		h.fake.control.answers.add({ method: 'POST', path: '/feeds', body: [1, 'two'] });
+		expect((await h.api.get('/feeds')).body.data).toHaveLength(3);
+		expect((await h.api.post('/feeds', { name: 'Answered' })).body).toEqual([1, 'two']);
+	});
+	test('an error is answered as usual and does not use the answer up', async () => {
+		h.fake.control.answers.add({ path: '/platforms', body: { data: [] } });
+		expectError(await h.api.get('/platforms', { key: null }), 401, 'unauthorized');
+		expect((await h.api.get('/platforms')).body).toEqual({ data: [] });
+		expect((await h.api.get('/platforms')).body.data.length).toBeGreaterThan(0);
+	});
+	test('over HTTP: add, list, remove, clear; reset clears them', async () => {
+		const added = await h.origin.post('/_control/answers', { path: '/account', body: { account: 'other' }, count: null });
+		expect(added.status).toBe(200);
+		expect((await h.origin.get('/_control/answers')).body.result).toEqual([
+			{ id: added.body.result.id, spec: expect.objectContaining({ path: '/account' }), remaining: 'always', hits: 0 },
+		]);
+		expect((await h.api.get('/account')).body).toEqual({ account: 'other' });
+		expect((await h.api.get('/account')).body).toEqual({ account: 'other' });
+		expect((await h.origin.delete(`/_control/answers/${added.body.result.id as string}`)).body.result).toBe(true);
+		expect((await h.api.get('/account')).body.data.id).toBe(1);
+		await h.origin.post('/_control/answers', { path: '/account', body: {} });
+		await h.origin.delete('/_control/answers');
+		expect((await h.api.get('/account')).body.data.id).toBe(1);
+		h.fake.control.answers.add({ path: '/account', body: {} });
+		h.fake.control.reset();
+		expect(h.fake.control.answers.list()).toEqual([]);
+		expect((await h.origin.post('/_control/answers', { body: {} })).status).toBe(400);
+	});
+});
+
 describe('latency', () => {
 	test('latencyMs applies to every request and can be changed', async () => {
 		h.fake.control.setLatency(200);

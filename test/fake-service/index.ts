@@ -3,6 +3,7 @@ export { start, createService, type FakeService } from './server';
 export type { StartOptions, RequestLogEntry } from './service';
 export type { Control, DeliveryView, RequestFilter } from './control';
 export type { FaultSpec, FaultKind } from './faults';
+export type { AnswerSpec } from './answers';
 export type { SeedFeedOptions } from './feeds';
 export type { DataConfigureOptions, DataFailOptions, PlatformStatus } from './dataApi';
 export type { ForgedDelivery } from './webhooks';

@@ -116,6 +116,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 	const faultName: string | null = fault ? `${fault.id}:${fault.kind}` : null;
 	const when = fault?.spec.when ?? 'before';
 	let drop = false;
+	let answerName: string | null = null;
 	if (fault && fault.kind === 'delay') await sleep(fault.spec.delayMs ?? 1000);
 	const faultReply = (): Reply | null => {
 		if (!fault) return null;
@@ -140,6 +141,9 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		} catch (err) {
 			reply = errorReply(err);
 		}
+		const answered = svc.answers.apply(method, path, query, reply);
+		reply = answered.reply;
+		answerName = answered.id && `${answered.id}:answer`;
 		if (fault && fault.kind !== 'delay' && when === 'after') reply = faultReply() ?? reply;
 	}
 	const auth: Auth | null = ctx.auth;
@@ -153,7 +157,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		keyId: auth?.key.id ?? null,
 		role: auth?.user.role ?? null,
 		accountId: auth?.account.id ?? null,
-		fault: faultName,
+		fault: faultName ?? answerName,
 		durationMs: Math.round((performance.now() - started) * 100) / 100,
 		credits: ctx.credits ?? 0,
 	});

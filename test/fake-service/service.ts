@@ -1,4 +1,5 @@
 /** One running fake service: options, state, clock, faults, limits, request log, webhooks. */
+import { Answers } from './answers';
 import { Clock, type ClockOptions } from './clock';
 import { Faults } from './faults';
 import { syncFeed } from './feeds';
@@ -58,6 +59,8 @@ export class Service {
 	state: State;
 
 	readonly faults = new Faults();
+
+	readonly answers = new Answers();
 
 	readonly limiter: RateLimiter;
 
@@ -126,6 +129,7 @@ export class Service {
 		this.clock.restart();
 		this.state = buildSeed(this);
 		this.faults.clear();
+		this.answers.clear();
 		this.limiter.resetWindows();
 		this.applyLimitOverrides();
 		this.log = [];

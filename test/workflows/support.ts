@@ -185,3 +185,18 @@ export function recordSleeps(): number[] {
 	});
 	return waits;
 }
+
+/** Placeholders JSON turns into when a field is missing or not text: an option showing one cannot be picked. */
+const UNPICKABLE = new Set(['', 'undefined', 'null', '[object Object]', 'NaN']);
+
+/** Asserts that every option of a dropdown shows text and sends a value: none blank, none a placeholder. */
+export function expectPickable(options: Array<{ name: unknown; value: unknown }>): void {
+	for (const option of options) {
+		for (const part of [option.name, option.value]) {
+			expect(typeof part === 'string' || typeof part === 'number').toBe(true);
+			expect(UNPICKABLE.has(String(part).trim())).toBe(false);
+			expect(String(part).trim()).toBe(String(part));
+			expect(String(part)).not.toMatch(/undefined|\[object Object\]|^null\b|\bnull$/);
+		}
+	}
+}

@@ -6,7 +6,8 @@ import type { ILoadOptionsFunctions, INodeListSearchResult, INodeParameters, INo
 
 import { PLATFORM_CATALOG, SEEDED, WEBHOOK_EVENTS } from '../../fake-service';
 import { SocialAggregator } from '../../../nodes/SocialAggregator/SocialAggregator.node';
-import { loadOptionsContext, useFakeService } from '../support';
+import { DATA_API_TERM_TYPES } from '../../../nodes/shared/constants';
+import { expectPickable, loadOptionsContext, useFakeService } from '../support';
 import { feed, NODE, workflow } from './helpers';
 
 const fake = useFakeService();
@@ -67,4 +68,145 @@ test('feeds for multi-selects, providers to connect, connected accounts and webh
 
 	const events = await load('getWebhookEvents', { resource: 'webhook', operation: 'create' }, 'parameters.events');
 	expect(events.map((e) => e.value)).toEqual(expect.arrayContaining(WEBHOOK_EVENTS.map((e) => e.name)));
+});
+
+/**
+ * Where SPEC.md does not show a shape (feed records, social accounts, webhook events), or a
+ * field may be missing (display names), the service may answer otherwise than the fake does
+ * by default: every dropdown still offers only options that can be picked.
+ */
+describe('dropdowns stay usable whatever shape the service answers', () => {
+	/** The next answer to GET `path` has this body instead of the fake's. */
+	const answer = (path: string, body: unknown, count: number | 'always' = 1) => fake.control.answers.add({ path, body, count });
+	const pickable = (options: INodePropertyOptions[]) => {
+		expectPickable(options);
+		return options.map(({ name, value }) => ({ name, value }));
+	};
+	const feedsParameters = { resource: 'feed', operation: 'get' };
+
+	test('feeds without a name are labelled by id; entries without an id, and stray values, are left out', async () => {
+		const search = node.methods.listSearch.searchFeeds;
+		const feeds = [{ id: 1 }, { id: 2, name: '' }, { id: 3, name: null }, { id: 4, name: { en: 'x' } }, { name: 'No id' }, null, { id: {} }, 5];
+		answer('/feeds', { data: feeds, meta: { page: 1, per_page: 100, total_count: 8, total_pages: 1 } });
+		const found = await search.call(context(feedsParameters, 'parameters.feedId'));
+		expect(pickable(found.results)).toEqual([1, 2, 3, 4, 5].map((id) => ({ name: `Feed ${id}`, value: String(id) })));
+		expect(found.paginationToken).toBeUndefined();
+
+		// The list under `feeds`, no page counts: one page, nothing more to ask for.
+		answer('/feeds', { data: { feeds: [{ id: 9, name: 'Wall' }] } });
+		expect(await search.call(context(feedsParameters, 'parameters.feedId'), 'wall')).toEqual({
+			results: [{ name: 'Wall (9)', value: '9' }],
+			paginationToken: undefined,
+		});
+
+		// A bare list for the multi-select, then a garbage answer: no options rather than blank ones.
+		answer('/feeds', [{ id: 7, title: 'Untitled' }]);
+		expect(pickable(await load('getFeeds', { resource: 'user', operation: 'invite' }, 'parameters.feedIds'))).toEqual([{ name: 'Feed 7', value: '7' }]);
+		answer('/feeds', { data: 'none', meta: 'none' });
+		expect(await load('getFeeds', { resource: 'user', operation: 'invite' }, 'parameters.feedIds')).toEqual([]);
+	});
+
+	const sourceCreate = { resource: 'source', operation: 'create', feedId: feed(SEEDED.feeds.productLaunch) };
+
+	test('platforms without display names, term types as bare names, stray entries: only pickable options', async () => {
+		const platforms = {
+			data: [
+				{ platform: 'Bluesky', term_types: ['username', 'hashtag'] },
+				{ platform: 'Reddit', display_name: '', term_types: [{ term_type: 'channel' }, { term_type: 'mentions', display_name: null }, null, {}] },
+				{ platform: 'LinkedIn', display_name: 'LinkedIn', term_types: [{ term_type: 'company', requires_connection: { provider: 'linkedin' } }] },
+				null,
+				{ display_name: 'No platform' },
+				['Nested'],
+			],
+		};
+		answer('/platforms', platforms, 'always');
+		expect(pickable(await load('getPlatforms', sourceCreate, 'parameters.platform'))).toEqual([
+			{ name: 'Bluesky', value: 'Bluesky' },
+			{ name: 'LinkedIn', value: 'LinkedIn' },
+			{ name: 'Reddit', value: 'Reddit' },
+		]);
+		expect(pickable(await load('getTermTypes', { ...sourceCreate, platform: 'Bluesky' }, 'parameters.termType'))).toEqual([
+			{ name: 'username', value: 'username' },
+			{ name: 'hashtag', value: 'hashtag' },
+		]);
+		expect(pickable(await load('getTermTypes', { ...sourceCreate, platform: 'Reddit' }, 'parameters.termType')).map((t) => t.value)).toEqual(['channel', 'mentions']);
+		const company = await load('getTermTypes', { ...sourceCreate, platform: 'LinkedIn' }, 'parameters.termType');
+		expect(company).toEqual([{ name: 'company', value: 'company', description: 'Needs a connected linkedin account' }]);
+		const providers = await load('getConnectionProviders', { resource: 'socialAccount', operation: 'createConnectionLink' }, 'parameters.provider');
+		expect(pickable(providers)).toEqual([{ name: 'linkedin', value: 'linkedin' }]);
+		expect(providers[0].description).toBe('Needed for: LinkedIn company');
+	});
+
+	test('platforms as bare names: the platforms listed, SPEC.md’s term types for them; nothing usable: SPEC.md’s table', async () => {
+		answer('/platforms', { data: ['Bluesky', 'Reddit', 'Threads'] }, 2);
+		expect(pickable(await load('getPlatforms', sourceCreate, 'parameters.platform')).map((p) => p.value)).toEqual(['Bluesky', 'Reddit', 'Threads']);
+		expect(pickable(await load('getTermTypes', { ...sourceCreate, platform: 'Reddit' }, 'parameters.termType')).map((t) => t.value)).toEqual(['channel', 'mentions']);
+
+		fake.control.answers.clear();
+		answer('/platforms', { data: [null, {}, { display_name: 'Nameless', term_types: 'all' }] }, 3);
+		const fallback = pickable(await load('getPlatforms', sourceCreate, 'parameters.platform'));
+		expect(fallback.map((p) => p.value).sort()).toEqual(Object.keys(DATA_API_TERM_TYPES).sort());
+		expect(fallback.find((p) => p.value === 'Twitter')?.name).toBe('X (Twitter)');
+		expect(pickable(await load('getTermTypes', { ...sourceCreate, platform: 'Twitter' }, 'parameters.termType')).map((t) => t.value)).toEqual(
+			DATA_API_TERM_TYPES.Twitter,
+		);
+		expect(await load('getConnectionProviders', { resource: 'socialAccount', operation: 'createConnectionLink' }, 'parameters.provider')).toEqual([]);
+
+		// An error is no shape: it still reaches the editor.
+		fake.control.injectFault({ path: '/platforms', kind: 'error', status: 401, code: 'unauthorized' });
+		await expect(load('getPlatforms', sourceCreate, 'parameters.platform')).rejects.toThrow();
+	});
+
+	test('sources without a platform or a term are labelled by what they have; entries without an id are left out', async () => {
+		const reviews = { resource: 'source', operation: 'delete', feedId: feed(SEEDED.feeds.reviews, 'id') };
+		answer(`/feeds/${SEEDED.feeds.reviews}/sources`, {
+			data: [{ id: 10, term: 'ChIJacmeCoffeeBerlin01' }, { id: 11, platform: 'RSS' }, { id: 12, name: 'Blog', term_type: 'rss' }, { platform: 'Google', term: 'no id' }, null, { id: 13 }],
+		});
+		expect(pickable(await load('getFeedSources', reviews, 'parameters.sourceId'))).toEqual([
+			{ name: 'ChIJacmeCoffeeBerlin01', value: '10' },
+			{ name: 'RSS: 11', value: '11' },
+			{ name: 'Blog', value: '12' },
+			{ name: 'Source 13', value: '13' },
+		]);
+		answer(`/feeds/${SEEDED.feeds.reviews}/sources`, { data: { sources: [{ id: 10, platform: 'Google', term: 'ChIJacmeCoffeeBerlin01', term_type: 'reviews' }] } });
+		expect(await load('getFeedSources', reviews, 'parameters.sourceId')).toEqual([
+			{ name: 'Google: ChIJacmeCoffeeBerlin01', value: '10', description: 'Term type: reviews' },
+		]);
+	});
+
+	test('social accounts in other shapes: labelled by platform or provider and a handle, else the id', async () => {
+		const disconnect = { resource: 'socialAccount', operation: 'disconnect' };
+		answer('/social_accounts', {
+			data: [{ id: 5, provider: 'linkedin' }, { id: 6, platform: 'Threads', handle: '@acme' }, { username: 'no id' }, null, { id: 7, display_name: 'Acme Co' }],
+		});
+		expect(pickable(await load('getSocialAccounts', disconnect, 'parameters.socialAccountId'))).toEqual([
+			{ name: 'linkedin: 5', value: '5' },
+			{ name: 'Threads: @acme', value: '6' },
+			{ name: 'Account: Acme Co', value: '7' },
+		]);
+		answer('/social_accounts', { social_accounts: [{ id: 8, platform: 'facebook', name: 'Acme', expires_at: '2025-08-01T00:00:00Z' }] });
+		expect(await load('getSocialAccounts', disconnect, 'parameters.socialAccountId')).toEqual([
+			{ name: 'facebook: Acme', value: '8', description: 'Expires 2025-08-01T00:00:00Z' },
+		]);
+	});
+
+	test('webhook events named under another field, as bare names or inside an object; nothing usable: the known events', async () => {
+		const create = { resource: 'webhook', operation: 'create' };
+		const known = WEBHOOK_EVENTS.map((e) => e.name);
+		const events = async () => pickable(await load('getWebhookEvents', create, 'parameters.events')).map((e) => e.value);
+
+		answer('/webhook_events', { data: [{ event: 'post.created' }, { event: 'post.moderated', description: 'A post was moderated' }] });
+		expect(await events()).toEqual(['post.created', 'post.moderated', 'social_account.expiring', 'social_account.expired']);
+		answer('/webhook_events', { data: [{ id: 'feed.synced', description: 'A feed synced' }] });
+		expect(await events()).toEqual(['feed.synced', ...known]);
+		answer('/webhook_events', { data: ['post.created', 'post.moderated', null, 7.5e400] });
+		expect(await events()).toEqual(['post.created', 'post.moderated', 'social_account.expiring', 'social_account.expired']);
+		answer('/webhook_events', { data: { events: [{ name: 'post.moderated' }] } });
+		expect(await events()).toEqual(['post.moderated', ...known]);
+
+		answer('/webhook_events', { data: [{}, { description: 'Nameless' }, { name: '' }] });
+		const fallback = await load('getWebhookEvents', create, 'parameters.events');
+		expect(fallback.map((e) => e.value)).toEqual(known);
+		expect(fallback.every((e) => typeof e.description === 'string' && e.description.length > 0)).toBe(true);
+	});
 });

@@ -7,7 +7,7 @@ import { NodeHelpers, type ILoadOptionsFunctions, type INodeParameters, type INo
 import { DATA_PLATFORMS } from '../../fake-service';
 import { SocialAggregatorData } from '../../../nodes/SocialAggregatorData/SocialAggregatorData.node';
 import { DATA_API_TERM_TYPES } from '../../../nodes/shared/constants';
-import { fastSleep, loadOptionsContext, useFakeService } from '../support';
+import { expectPickable, fastSleep, loadOptionsContext, useFakeService } from '../support';
 import { NODE, workflow } from './helpers';
 
 const fake = useFakeService();
@@ -40,4 +40,42 @@ test('when the service cannot be asked, SPEC.md’s table fills the dropdown', a
 	} finally {
 		sleep.restore();
 	}
+});
+
+describe('the platforms dropdown stays usable whatever shape the service answers', () => {
+	const load = async () => {
+		const options = await getDataPlatforms().call(context({ resource: 'post', operation: 'search' }, 'parameters.platforms'));
+		expectPickable(options);
+		return options;
+	};
+
+	test('entries without display names or term-type objects, and stray entries: the searchable platforms, pickable', async () => {
+		fake.control.answers.add({
+			path: '/platforms',
+			body: {
+				data: [
+					{ platform: 'Bluesky', term_types: ['username', 'hashtag'] },
+					{ platform: 'Twitter', term_types: [{ term_type: 'mentions', display_name: null }] },
+					{ platform: 'LinkedIn', term_types: [{ term_type: 'company', requires_connection: { provider: 'linkedin' } }] },
+					{ platform: 'Threads', term_types: [{ term_type: 'username' }] },
+					null,
+					{ display_name: 'No platform', term_types: [] },
+				],
+			},
+		});
+		expect(await load()).toEqual([
+			{ name: 'Bluesky', value: 'Bluesky' },
+			{ name: 'X (Twitter)', value: 'Twitter' },
+		]);
+	});
+
+	test('platforms as bare names are taken at SPEC.md’s word; an answer with nothing usable gives SPEC.md’s table', async () => {
+		fake.control.answers.add({ path: '/platforms', body: { data: ['Reddit', 'Google', 'Threads', ''] } });
+		expect((await load()).map((o) => o.value)).toEqual(['Google', 'Reddit']);
+
+		fake.control.answers.add({ path: '/platforms', body: { data: [null, {}, { display_name: 'Nameless' }] } });
+		expect((await load()).map((o) => o.value).sort()).toEqual(Object.keys(DATA_API_TERM_TYPES).sort());
+		fake.control.answers.add({ path: '/platforms', body: { platforms: 'all' } });
+		expect((await load()).map((o) => o.value).sort()).toEqual(Object.keys(DATA_API_TERM_TYPES).sort());
+	});
 });
