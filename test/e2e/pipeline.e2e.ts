@@ -67,6 +67,14 @@ describe('real n8n with the packed package', () => {
 		});
 		const result = await ctx.n8n.testCredential(wrong);
 		assert.equal(result.status, 'Error');
+		// the service's own words, not n8n's bare "Unauthorized"
+		assert.match(result.message, /^.+ \(HTTP 401 from GET \/account\)$/);
+		assert.doesNotMatch(result.message, /sag_live_not_a_key/);
+		const badUrl = await ctx.n8n.importCredential({
+			name: 'extra path',
+			data: { apiKey: 'sag_live_not_a_key', baseUrl: `${ctx.backend.url}/feeds` },
+		});
+		assert.match((await ctx.n8n.testCredential(badUrl)).message, /^Invalid Base URL: .* goes on after the version prefix \(\/feeds\)/);
 	});
 
 	it('executes a workflow that authenticates with the credential (n8n execute)', async () => {
