@@ -16,6 +16,7 @@ function numberFromEnv(name: string, fallback: number): number {
 const settings: BenchSettings = {
 	runs: numberFromEnv('BENCH_RUNS', 5),
 	rateLimitRuns: numberFromEnv('BENCH_RATE_LIMIT_RUNS', 3),
+	noRetryAfterRuns: numberFromEnv('BENCH_NO_RETRY_AFTER_RUNS', 2),
 	deliveries: numberFromEnv('BENCH_DELIVERIES', 2000),
 	deliveryBlocks: numberFromEnv('BENCH_DELIVERY_BLOCKS', 4),
 	deliveryConcurrency: numberFromEnv('BENCH_DELIVERY_CONCURRENCY', 8),
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
 	const header = [
 		`npm run bench: ${versions}; fake service on 127.0.0.1 (${settings.latencyMs} ms added per request in B1–B3)`,
 		`${new Date().toISOString()}, ${os.cpus().length} cores, 1-minute load average ${loads.join(', ')}; ${minutes} min`,
-		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit), medians with min–max.`,
+		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit, ${settings.noRetryAfterRuns} without Retry-After at the real minute), medians with min–max.`,
 	];
 	process.stdout.write(`${header.join('\n')}\n\n${renderTable(rows)}\n`);
 }
