@@ -2,7 +2,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents, searchFeeds } from '../shared/loadOptions';
-import { maxRetryWaitOption } from '../shared/requestOptions';
+import { requestOptionsCollection } from '../shared/requestOptions';
 import { getConnectionProviders, getFeeds, getSocialAccounts } from './methods';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
@@ -67,15 +67,8 @@ export class SocialAggregator implements INodeType {
 			...sourceDescription,
 			...userDescription,
 			...webhookDescription,
-			{
-				// n8n merges its own request options (batching, timeout, proxy) into this collection.
-				displayName: 'Request Options',
-				name: 'requestOptions',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [maxRetryWaitOption],
-			},
+			// n8n merges its own request options (batching, timeout, proxy) into this collection.
+			requestOptionsCollection,
 		],
 	};
 

@@ -32,7 +32,7 @@ export function retryPolicyFrom(options: { maxRetryWait?: unknown } | undefined)
 	return { ok: true, value: { maxTotalWaitMs: Math.round(seconds * 1000) } };
 }
 
-/** Request Options for a programmatic action node (n8n adds its own only to declarative ones). */
+/** Request Options: the programmatic node's own; the declarative node's, into which n8n merges its own options. */
 export const requestOptionsCollection: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
