@@ -1,4 +1,3 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
@@ -11,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
-import { apiErrorCode } from '../shared/errors';
+import { errorItem, toNodeError } from '../shared/errors';
 import { checkLimit, collectPages } from '../shared/pagination';
 import { refusalError } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
@@ -328,33 +327,6 @@ function deleted(this: IExecutePaginationFunctions, spec: RouteSpec, answer: Sen
 	return result;
 }
 
-function toNodeError(this: IExecuteSingleFunctions, error: unknown, itemIndex: number) {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-}
-
-/**
- * The item "continue on fail" outputs for a failed input item: `error` holds the
- * message and `details` the rest (the service's code, the HTTP status, the
- * description with its upgrade or connection link). No `error` property on the
- * item itself: n8n would cut the JSON down to the message.
- */
-function errorItem(this: IExecuteSingleFunctions, error: unknown, itemIndex: number): INodeExecutionData {
-	const nodeError = toNodeError.call(this, error, itemIndex);
-	const details: IDataObject = {};
-	const code = apiErrorCode(nodeError);
-	if (code) details.code = code;
-	if (nodeError instanceof NodeApiError && nodeError.httpCode && nodeError.httpCode !== 'none') {
-		details.httpCode = nodeError.httpCode;
-	}
-	if (nodeError.description) details.description = nodeError.description;
-	const link = nodeError.context.actionUrl;
-	if (typeof link === 'string') details.link = link;
-	const json: IDataObject = { error: nodeError.message };
-	if (Object.keys(details).length > 0) json.details = details;
-	return { json, pairedItem: { item: itemIndex } };
-}
-
 function sender(spec: RouteSpec) {
 	return async function send(
 		this: IExecutePaginationFunctions,
@@ -385,8 +357,8 @@ function sender(spec: RouteSpec) {
 				return { json, pairedItem: { item: itemIndex } };
 			});
 		} catch (error) {
-			if (this.continueOnFail()) return [errorItem.call(this, error, itemIndex)];
-			throw toNodeError.call(this, error, itemIndex);
+			if (this.continueOnFail()) return [errorItem(this.getNode(), error, itemIndex)];
+			throw toNodeError(this.getNode(), error, itemIndex);
 		} finally {
 			// Pages of a list still in flight after a failure finish on their own.
 			done();

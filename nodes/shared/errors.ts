@@ -1,5 +1,5 @@
-import { NodeApiError } from 'n8n-workflow';
-import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import type { ApiErrorEnvelope } from './types';
 
@@ -186,4 +186,32 @@ export function networkError(
 export function apiErrorCode(error: unknown): string | undefined {
 	const context = (error as { context?: { apiErrorCode?: unknown } })?.context;
 	return typeof context?.apiErrorCode === 'string' ? context.apiErrorCode : undefined;
+}
+
+/** Any error as an n8n node error for the item, keeping the ones the package made. */
+export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/**
+ * The item "continue on fail" outputs for a failed input item: `error` holds the
+ * message and `details` the rest (the service's code, the HTTP status, the
+ * description with its upgrade or connection link). No `error` property on the
+ * item itself: n8n would cut the JSON down to the message.
+ */
+export function errorItem(node: INode, error: unknown, itemIndex: number): INodeExecutionData {
+	const nodeError = toNodeError(node, error, itemIndex);
+	const details: IDataObject = {};
+	const code = apiErrorCode(nodeError);
+	if (code) details.code = code;
+	if (nodeError instanceof NodeApiError && nodeError.httpCode && nodeError.httpCode !== 'none') {
+		details.httpCode = nodeError.httpCode;
+	}
+	if (nodeError.description) details.description = nodeError.description;
+	const link = nodeError.context.actionUrl;
+	if (typeof link === 'string') details.link = link;
+	const json: IDataObject = { error: nodeError.message };
+	if (Object.keys(details).length > 0) json.details = details;
+	return { json, pairedItem: { item: itemIndex } };
 }

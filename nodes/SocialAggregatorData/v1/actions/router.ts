@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { toNodeError } from '../helpers/errors';
+import { errorItem, toNodeError } from '../../../shared/errors';
 import * as apiKey from './apiKey/ApiKey.resource';
 import type { SocialAggregatorDataType } from './node.type';
 import * as post from './posts/Posts.resource';
@@ -33,21 +33,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			returnData.push(...(await run.call(this, itemIndex)));
-		} catch (caught) {
-			const error = toNodeError(this.getNode(), caught, itemIndex);
-			if (this.continueOnFail()) {
-				const details: IDataObject = {};
-				if (error.description) details.description = error.description;
-				const code = error.context?.apiErrorCode;
-				if (typeof code === 'string') details.code = code;
-				if ('httpCode' in error && error.httpCode) details.httpCode = error.httpCode;
-				returnData.push({
-					json: { error: error.message, ...(Object.keys(details).length ? { details } : {}) },
-					pairedItem: { item: itemIndex },
-				});
-				continue;
-			}
-			throw error;
+		} catch (error) {
+			if (!this.continueOnFail()) throw toNodeError(this.getNode(), error, itemIndex);
+			returnData.push(errorItem(this.getNode(), error, itemIndex));
 		}
 	}
 	return [returnData];
