@@ -4,7 +4,7 @@
  * headless Chromium. See test/e2e/README.md.
  */
 export { startBackend, startStandIn, fakeServiceAvailable, type Backend, type FakeServiceLike } from './backend';
-export { openEditor, openWorkflow, openNodePanel, saveScreenshot, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
+export { openEditor, openEditorAt, openWorkflow, openNodePanel, saveScreenshot, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
 export { BatchRun, ExecutionResult, parseRunOutput, type BatchEntry } from './execution';
 export { LocalRegistry } from './registry';
 export { N8n, DEFAULT_OWNER, registryEnv, type InstalledPackage, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
