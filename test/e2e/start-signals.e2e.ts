@@ -73,7 +73,7 @@ async function startDemo(): Promise<{ pid: number; output: () => string; editorU
 		'npm start to be ready',
 		() => {
 			if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output.slice(-3000)}`);
-			return /is ready/.test(output);
+			return /Ctrl-C to stop/.test(output); // the last line of the ready block: every line before it is in
 		},
 		{ timeoutMs: 600_000, intervalMs: 200 },
 	);

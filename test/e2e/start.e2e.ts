@@ -86,7 +86,7 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 				'npm start to print that it is ready',
 				() => {
 					if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output.slice(-4000)}`);
-					return /is ready/.test(output);
+					return /Ctrl-C to stop/.test(output); // the last line of the ready block: every line before it is in
 				},
 				{ timeoutMs: 600_000, intervalMs: 200 },
 			).catch((error: Error) => {
