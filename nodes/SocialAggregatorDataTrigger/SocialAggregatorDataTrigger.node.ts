@@ -34,7 +34,9 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["term"]}}',
-		description: 'Starts the workflow on new posts for a term on chosen platforms (Data API, polled)',
+		// n8n's node panel shows this for its one "Social Aggregator Data" entry (action node and trigger)
+		description:
+			'Search recent posts across platforms, look up profiles and request API keys, or start a workflow on new posts for a term (polled)',
 		defaults: { name: 'Social Aggregator Data Trigger' },
 		polling: true,
 		inputs: [],

@@ -39,7 +39,9 @@ export class SocialAggregatorTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow on signed webhook events of the Social Post Aggregation Service',
+		// n8n's node panel shows this for its one "Social Aggregator" entry (action node and trigger)
+		description:
+			'Manage feeds, posts and their moderation, analytics, users and webhooks of the Social Post Aggregation Service, or start a workflow on its signed webhook events',
 		defaults: { name: 'Social Aggregator Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

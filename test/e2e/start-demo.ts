@@ -56,6 +56,9 @@ function printReady(demo: Demo, seconds: number | undefined): void {
 	}
 	for (const workflow of manual) say(`    • ${workflow.name}: open it and click "Execute workflow".`);
 	say();
+	say(`  The package was installed by n8n's own installer from a local npm registry`);
+	say(`  (${demo.registry.url}): Settings → Community Nodes lists it, as it will for users.`);
+	say();
 	say(`  n8n's log: ${demo.n8n.userFolder}/n8n-start.log`);
 	say('  Press Ctrl-C to stop n8n and the service (everything is removed).');
 	say(rule);
@@ -103,7 +106,8 @@ async function main(): Promise<void> {
 		log: note,
 	});
 	const pidFile = process.env.DEMO_PID_FILE;
-	if (pidFile && demo.n8n.pid !== undefined) writeFileSync(pidFile, `${demo.n8n.pid}\n`);
+	// n8n and the registry lead their own process groups: start.sh stops them should this process die
+	if (pidFile) writeFileSync(pidFile, [demo.n8n.pid, demo.registry.pid].filter((pid) => pid !== undefined).map((pid) => `${pid}\n`).join(''));
 	if (stopRequested) {
 		await stop('stop requested during the start');
 		return;
@@ -111,19 +115,28 @@ async function main(): Promise<void> {
 	const startedAt = Number(process.env.DEMO_STARTED_AT);
 	printReady(demo, Number.isFinite(startedAt) && startedAt > 0 ? Math.round((Date.now() - startedAt) / 1000) : undefined);
 
-	// n8n ending on its own ends the demo
+	// n8n or the registry ending on its own (a signal to that process alone, a crash) ends the demo
 	const watch = setInterval(() => {
-		if (demo && !demo.n8n.running && !stopRequested) {
+		if (!demo || stopRequested) return;
+		if (!demo.n8n.running) {
 			clearInterval(watch);
 			const lines = demo.n8n.logs().trimEnd().split('\n');
 			note(`n8n stopped on its own; the end of its log:\n${lines.slice(-40).join('\n')}`);
-			stopRequested = true;
-			void demo.backend.close().finally(() => {
+		} else if (!demo.registry.running) {
+			clearInterval(watch);
+			note(`the local registry stopped on its own:\n${demo.registry.logs().trimEnd().split('\n').slice(-20).join('\n')}`);
+		} else {
+			return;
+		}
+		stopRequested = true;
+		void demo
+			.stop()
+			.catch(() => undefined)
+			.finally(() => {
 				if (pidFile) rmSync(pidFile, { force: true });
 				process.exit(1);
 			});
-		}
-	}, 1000);
+	}, 500);
 }
 
 main().catch((error: unknown) => {

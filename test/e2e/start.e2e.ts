@@ -12,7 +12,20 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { killGroup, loadWorkflow, N8nRest, recordTiming, REPO_ROOT, waitFor, type ExecutionResult, type WorkflowSummary } from './lib';
+import {
+	killGroup,
+	loadWorkflow,
+	N8nRest,
+	openEditorAt,
+	PACKAGE_NAME,
+	recordTiming,
+	REPO_ROOT,
+	resolveRuntime,
+	waitFor,
+	type ExecutionResult,
+	type InstalledPackage,
+	type WorkflowSummary,
+} from './lib';
 import { exampleFiles } from './lib/demo';
 
 interface Printed {
@@ -73,7 +86,7 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 				'npm start to print that it is ready',
 				() => {
 					if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output.slice(-4000)}`);
-					return /is ready/.test(output);
+					return /Ctrl-C to stop/.test(output); // the last line of the ready block: every line before it is in
 				},
 				{ timeoutMs: 600_000, intervalMs: 200 },
 			).catch((error: Error) => {
@@ -136,6 +149,24 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 			credentials: { id: demo[0].id, name: demo[0].name, type: demo[0].type, data: stored.data },
 		});
 		assert.equal(tested.status, 'OK');
+	});
+
+	it("lists the package in Settings → Community Nodes: n8n's own installer installed it", async () => {
+		const packages = await api.request<InstalledPackage[]>('GET', '/rest/community-packages');
+		const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+		assert.deepEqual(
+			packages.map((p) => [p.packageName, p.installedVersion, p.installedNodes.length]),
+			[[PACKAGE_NAME, version, 4]],
+		);
+		const editor = await openEditorAt(printed.editorUrl.replace(/\/$/, ''), resolveRuntime().chromiumBin, printed);
+		try {
+			await editor.page.goto(`${printed.editorUrl}settings/community-nodes`);
+			await editor.page.getByText(PACKAGE_NAME).first().waitFor({ state: 'visible' });
+			await editor.page.waitForTimeout(500);
+			assert.ok(existsSync(await editor.screenshot('npm-start-community-nodes')));
+		} finally {
+			await editor.close();
+		}
 	});
 
 	it('the hashtag example stores the latest posts of its platforms in a Data Table', async () => {

@@ -42,11 +42,21 @@ export function playwrightAvailable(): boolean {
  * signs in as the instance owner through the sign-in page. The page ends on the workflows list.
  */
 export async function openEditor(n8n: N8n, { viewport = { width: 1440, height: 900 } } = {}): Promise<EditorSession> {
+	return await openEditorAt(n8n.baseUrl, n8n.runtime.chromiumBin, n8n.ownerCredentials, { viewport });
+}
+
+/** The same for any n8n on loopback (such as the one `npm start` runs), signed in as `user`. */
+export async function openEditorAt(
+	baseUrl: string,
+	chromiumBin: string,
+	user: { email: string; password: string },
+	{ viewport = { width: 1440, height: 900 } } = {},
+): Promise<EditorSession> {
 	const { chromium, selectors } = await import('playwright-core');
 	// n8n's editor marks elements with data-test-id
 	selectors.setTestIdAttribute('data-test-id');
 	const browser = await chromium.launch({
-		executablePath: n8n.runtime.chromiumBin,
+		executablePath: chromiumBin,
 		headless: true,
 		args: CHROMIUM_ARGS,
 	});
@@ -55,10 +65,9 @@ export async function openEditor(n8n: N8n, { viewport = { width: 1440, height: 9
 		const context = await browser.newContext({ viewport });
 		page = await context.newPage();
 		page.setDefaultTimeout(30_000);
-		const owner = n8n.ownerCredentials;
-		await page.goto(`${n8n.baseUrl}/signin`);
-		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(owner.email);
-		await page.getByTestId('password').locator('input').fill(owner.password);
+		await page.goto(`${baseUrl}/signin`);
+		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(user.email);
+		await page.getByTestId('password').locator('input').fill(user.password);
 		await page.getByTestId('form-submit-button').click();
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
 		const opened = page;

@@ -4,9 +4,10 @@ import * as path from 'node:path';
 
 import { startBackend, type Backend } from './backend';
 import { N8n } from './n8n';
-import type { PackedPackage } from './pack';
+import { packPackage, type PackedPackage } from './pack';
+import { LocalRegistry } from './registry';
 import type { Owner } from './rest';
-import { REPO_ROOT } from './runtime';
+import { PACKAGE_NAME, REPO_ROOT, resolveRuntime } from './runtime';
 import { LOOPBACK, randomId } from './util';
 import { loadWorkflow, NODE_TYPES, type CredentialRef } from './workflow';
 
@@ -42,6 +43,8 @@ export interface DemoWorkflow {
 export interface Demo {
 	n8n: N8n;
 	backend: Backend;
+	/** the local npm registry n8n installed the package from */
+	registry: LocalRegistry;
 	owner: Owner;
 	credential: CredentialRef;
 	workflows: DemoWorkflow[];
@@ -101,10 +104,21 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 		webhooks: { retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000] },
 	});
 	let n8n: N8n | undefined;
+	let registry: LocalRegistry | undefined;
 	try {
 		if (!backend.fake) throw new Error('the demo needs test/fake-service');
-		log('installing the packed package into a new n8n folder');
-		n8n = await N8n.create({ package: options.package, logLevel: options.logLevel ?? 'info', label: 'n8n-social-aggregator-demo' });
+		const runtime = resolveRuntime();
+		const pkg = options.package ?? (await packPackage());
+		log('publishing the packed package to a local npm registry');
+		registry = await LocalRegistry.start(runtime);
+		await registry.publish(pkg.tarball);
+		n8n = await N8n.create({
+			runtime,
+			package: false,
+			registry,
+			logLevel: options.logLevel ?? 'info',
+			label: 'n8n-social-aggregator-demo',
+		});
 		n8n.redactor.add(backend.apiKey);
 		const credential = await n8n.importCredential({
 			name: DEMO_CREDENTIAL_NAME,
@@ -121,18 +135,23 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 			file: path.relative(REPO_ROOT, files[index]),
 			active: spec.nodes.some((node) => node.type === NODE_TYPES.trigger),
 		}));
-		for (const workflow of workflows.filter((w) => w.active)) await n8n.publish(workflow.id);
 
 		log('starting n8n');
 		await n8n.start({ port: n8nPort, setupOwner: false });
 		const owner = await n8n.setupOwner(demoOwner());
-		for (const workflow of workflows.filter((w) => w.active)) await n8n.waitForPublished(workflow.id);
+		// as a user gets it: Settings → Community Nodes → Install, from the local registry
+		log(`installing ${PACKAGE_NAME} with n8n's community-package installer`);
+		await n8n.installPackage(PACKAGE_NAME, pkg.version);
+		// published once their nodes are installed; publish() waits until the triggers are active
+		for (const workflow of workflows.filter((w) => w.active)) await n8n.publish(workflow.id);
 
 		const started = n8n;
+		const startedRegistry = registry;
 		let stopping: Promise<void> | undefined;
 		return {
 			n8n: started,
 			backend,
+			registry: startedRegistry,
 			owner,
 			credential,
 			workflows,
@@ -144,6 +163,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 						await started.dispose();
 					} finally {
 						await backend.close();
+						await startedRegistry.stop();
 					}
 				})();
 				await stopping;
@@ -152,6 +172,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	} catch (error) {
 		await n8n?.dispose().catch(() => undefined);
 		await backend.close().catch(() => undefined);
+		await registry?.stop().catch(() => undefined);
 		throw error;
 	}
 }

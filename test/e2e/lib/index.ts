@@ -4,14 +4,15 @@
  * headless Chromium. See test/e2e/README.md.
  */
 export { startBackend, startStandIn, fakeServiceAvailable, type Backend, type FakeServiceLike } from './backend';
-export { openEditor, openWorkflow, openNodePanel, saveScreenshot, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
+export { openEditor, openEditorAt, openWorkflow, openNodePanel, saveScreenshot, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
 export { BatchRun, ExecutionResult, parseRunOutput, type BatchEntry } from './execution';
-export { N8n, DEFAULT_OWNER, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
+export { LocalRegistry } from './registry';
+export { N8n, DEFAULT_OWNER, registryEnv, type InstalledPackage, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
 export { N8nRest, type WorkflowSummary } from './rest';
 export { packPackage, installCommunityPackage, type PackedPackage } from './pack';
 export { resolveRuntime, requireFromN8n, REPO_ROOT, PACKAGE_NAME, type N8nRuntime } from './runtime';
 export { e2eSuite, recordTiming, type E2eContext, type E2eSuiteOptions } from './suite';
-export { freePort, waitFor, sleep, randomId, setSignalCleanup, killGroup, LOOPBACK } from './util';
+export { freePort, waitFor, sleep, randomId, runCommand, setSignalCleanup, killGroup, LOOPBACK } from './util';
 export {
 	workflow,
 	node,

