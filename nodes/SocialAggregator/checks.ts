@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
+import { checkEmail, toList } from '../shared/input';
 import { allowHttpOption } from '../shared/webhookUrl';
 import { addDays, dateIn, toCalendarDate, toInstant } from './dates';
 import { parameterText, type Prepare, type RequestOptions } from './routing';
@@ -71,7 +72,7 @@ export function requireEmail(parameter: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
 		const value = parameterText.call(this, parameter);
 		if (value === '') fail(this, itemIndex, `The ${label} is empty`);
-		if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+		if (!checkEmail(value).ok) {
 			fail(this, itemIndex, `The ${label} "${value}" is not an email address`);
 		}
 	};
@@ -148,10 +149,7 @@ export function requireChanges(collectionLabel: string): Prepare {
 /** Numeric IDs chosen in a multi-select (or typed as an expression), sent as an array of numbers. */
 export function sendIdList(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
-		const raw = this.getNodeParameter(parameterPath, []) as unknown;
-		const values = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-			.map((value) => String(value).trim())
-			.filter((value) => value !== '');
+		const values = toList(this.getNodeParameter(parameterPath, []));
 		const wrong = values.find((value) => !ID.test(value));
 		if (wrong !== undefined) fail(this, itemIndex, `The ${label} must be numbers, not "${wrong}"`);
 		const body = bodyOf(request);
@@ -178,15 +176,8 @@ export function sendOptionalId(parameterPath: string, property: string, label: s
 /** Event names chosen from the list plus any typed in (comma-separated), without repeats. */
 export function sendEvents(listPath: string, otherPath: string, options: { required: boolean }): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
-		const chosen = this.getNodeParameter(listPath, []) as unknown;
-		const other = this.getNodeParameter(otherPath, '') as unknown;
-		const names = [
-			...(Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')),
-			...(Array.isArray(other) ? other : String(other ?? '').split(',')),
-		]
-			.map((name) => String(name).trim())
-			.filter((name) => name !== '');
-		const events = [...new Set(names)];
+		const chosen = toList(this.getNodeParameter(listPath, []));
+		const events = [...new Set([...chosen, ...toList(this.getNodeParameter(otherPath, ''))])];
 		const body = bodyOf(request);
 		if (events.length > 0) {
 			body.subscribed_events = events;

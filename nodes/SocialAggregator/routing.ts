@@ -11,11 +11,12 @@ import type {
 
 import { CREDENTIAL_NAME } from '../shared/constants';
 import { errorItem, toNodeError } from '../shared/errors';
-import { checkLimit, collectPages } from '../shared/pagination';
+import { checkLimit } from '../shared/input';
+import { collectPages, postKey } from '../shared/pagination';
 import { refusalError } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
 import type { RetryPolicy } from '../shared/retry';
-import { getBaseUrl, RequestGate, sendWithRules, type FullResponse, type SentResponse } from '../shared/transport';
+import { DEFAULT_TIMEOUT_MS, getBaseUrl, RequestGate, sendWithRules, type FullResponse, type SentResponse } from '../shared/transport';
 import type { ListMeta } from '../shared/types';
 
 /*
@@ -112,8 +113,6 @@ export function route(spec: RouteSpec): INodePropertyRouting {
 	};
 }
 
-const REQUEST_TIMEOUT_MS = 60_000;
-
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -149,7 +148,7 @@ function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 			.join('/');
 	}
 	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
-	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : REQUEST_TIMEOUT_MS;
+	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
 }
 
 /**
@@ -275,12 +274,6 @@ export function parameterText(this: IExecuteSingleFunctions, name: string): stri
 	return String(value).trim();
 }
 
-function itemKey(item: IDataObject): string | undefined {
-	if (typeof item.id !== 'number' && typeof item.id !== 'string') return undefined;
-	// Posts found across feeds carry their feed: an ID is unique within it.
-	return item.feed_id === undefined ? String(item.id) : `${String(item.feed_id)}:${String(item.id)}`;
-}
-
 async function pagedList(
 	this: IExecutePaginationFunctions,
 	requestData: RequestData,
@@ -291,7 +284,7 @@ async function pagedList(
 	return await collectPages<IDataObject>({
 		returnAll: limit === undefined,
 		limit,
-		key: itemKey,
+		key: postKey,
 		concurrency: PAGE_CONCURRENCY,
 		fetchPage: async (page, perPage) => {
 			const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, sending);

@@ -1,4 +1,5 @@
 import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, PLATFORM_DISPLAY_NAMES, type DataTermType } from './constants';
+import { toList } from './input';
 import { refuse, type Checked, type InputRefusal } from './refusal';
 
 /**
@@ -40,12 +41,6 @@ export function canonicalPlatform(name: string): string | undefined {
 /** The term type the service applies when none is sent (SPEC.md, GET /data/posts: `#` hashtag, else username). */
 export function inferredTermType(term: string): DataTermType {
 	return term.trim().startsWith('#') ? 'hashtag' : 'username';
-}
-
-/** A list parameter that may arrive as an array (the multi-select) or as comma-separated text (an expression). */
-export function toList(value: unknown): string[] {
-	const raw = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value ?? '').split(',');
-	return raw.map((v) => v.trim()).filter((v) => v !== '');
 }
 
 /** Every fault of a platform choice, and the platforms as request names, without duplicates, in the order given. */

@@ -1,5 +1,4 @@
 import { MAX_PER_PAGE } from './constants';
-import { refuse, type Checked } from './refusal';
 import type { ListMeta, PlatformStatus } from './types';
 
 // ---------------------------------------------------------------------------
@@ -22,19 +21,6 @@ export interface CollectPagesOptions<T> {
 	concurrency?: number;
 	/** Identity of an item, to drop one seen on an earlier page when the list shifts. */
 	key?: (item: T) => string | number | undefined;
-}
-
-/** A Limit as typed or computed by an expression: a whole number of 1 or more. */
-export function checkLimit(value: unknown): Checked<number> {
-	const limit = Number(value);
-	if (typeof value === 'boolean' || value === '' || value === null || !Number.isInteger(limit) || limit < 1) {
-		return refuse({
-			field: 'Limit',
-			reason: `${JSON.stringify(value) ?? String(value)} is not a whole number of 1 or more`,
-			hint: 'Set Limit to how many results you want, or turn on Return All.',
-		});
-	}
-	return { ok: true, value: limit };
 }
 
 /** The page size and page count a request for `limit` items needs, at most `maxPerPage` a page. */
@@ -134,9 +120,33 @@ export function startDataRounds(
 	}));
 }
 
-function statusFor(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
+/** The platform among `platforms` that a name from the service stands for (the service may change the case). */
+export function matchPlatform(name: unknown, platforms: string[]): string | undefined {
+	const lower = String(name ?? '').toLowerCase();
+	return platforms.find((p) => p.toLowerCase() === lower);
+}
+
+/** A platform's entry in `meta.platforms`. */
+export function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
 	const lower = platform.toLowerCase();
-	return statuses.find((s) => s.platform.toLowerCase() === lower);
+	return statuses.find((s) => String(s?.platform ?? '').toLowerCase() === lower);
+}
+
+/**
+ * A post's identity across pages: a feed post by its ID (and its feed, found
+ * across feeds), a Data API post by platform and platform_id, else its URL;
+ * none when it has neither.
+ */
+export function postKey(post: { [key: string]: unknown }): string | undefined {
+	if (typeof post.id === 'number' || typeof post.id === 'string') {
+		return post.feed_id === undefined ? String(post.id) : `${String(post.feed_id)}:${String(post.id)}`;
+	}
+	const platform = String(post.platform ?? '').toLowerCase();
+	if (post.platform_id !== undefined && post.platform_id !== null && String(post.platform_id) !== '') {
+		return `${platform}\u0000id\u0000${String(post.platform_id)}`;
+	}
+	if (post.url) return `${platform}\u0000url\u0000${String(post.url)}`;
+	return undefined;
 }
 
 /**
@@ -154,7 +164,7 @@ export function applyDataResponse(
 	const maxRetries = options.maxPlatformRetries ?? 2;
 	return progress.map((p) => {
 		if (!asked.includes(p.platform)) return p;
-		const status = statusFor(statuses, p.platform);
+		const status = platformStatus(statuses, p.platform);
 		if (!status) {
 			const error = { code: 'missing_status', message: 'The service did not report on this platform' };
 			return { ...p, state: 'failed', failures: p.failures + 1, error };

@@ -43,7 +43,8 @@ export interface FullResponse extends ApiResponse {
 	headers: Record<string, unknown>;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+/** How long a request waits for its answer unless the user sets a timeout (Request Options). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export function trimBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '');

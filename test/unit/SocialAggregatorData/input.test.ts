@@ -1,5 +1,5 @@
+import { checkEmail } from '../../../nodes/shared/input';
 import {
-	checkEmail,
 	checkProfileInput,
 	checkRequestId,
 	checkResumeCursors,

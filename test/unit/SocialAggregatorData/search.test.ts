@@ -1,12 +1,12 @@
 import {
 	pageItem,
 	platformStatusItem,
-	postKey,
 	runSearch,
 	shapeSearchOutput,
 	type SearchPlan,
 	type SearchRound,
 } from '../../../nodes/SocialAggregatorData/v1/helpers/search';
+import { postKey } from '../../../nodes/shared/pagination';
 import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
 
 interface FakePlatform {

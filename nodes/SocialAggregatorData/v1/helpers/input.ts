@@ -1,4 +1,5 @@
-import { canonicalPlatform, checkPlatforms, toList } from '../../../shared/dataSearch';
+import { canonicalPlatform, checkPlatforms } from '../../../shared/dataSearch';
+import { toList } from '../../../shared/input';
 import { refuse, type Checked } from '../../../shared/refusal';
 
 /**
@@ -74,19 +75,6 @@ export function checkProfileInput(raw: { term: unknown; platforms: unknown }): C
 	const platforms = checkPlatforms(raw.platforms);
 	if (!platforms.ok) return platforms;
 	return { ok: true, value: { handles, platforms: platforms.value } };
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function checkEmail(value: unknown): Checked<string> {
-	const email = String(value ?? '').trim();
-	if (!EMAIL.test(email)) {
-		return refuse({
-			field: 'Email',
-			reason: email ? `"${email}" is not an email address` : 'the email is empty',
-		});
-	}
-	return { ok: true, value: email };
 }
 
 /** A request ID from POST /authorize, or the absolute poll_url that carries it. */

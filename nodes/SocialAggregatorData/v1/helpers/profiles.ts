@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { RETRYABLE_PLATFORM_ERRORS } from '../../../shared/pagination';
+import { matchPlatform, platformStatus, RETRYABLE_PLATFORM_ERRORS } from '../../../shared/pagination';
 import type { PlatformStatus } from '../../../shared/types';
 
 /**
@@ -46,11 +46,11 @@ export async function runProfileLookup(
 		}
 		const retry: string[] = [];
 		for (const platform of open) {
-			const status = statuses.find((s) => String(s.platform ?? '').toLowerCase() === platform.toLowerCase());
+			const status = platformStatus(statuses, platform);
 			// Without a report, a platform whose profiles came back is fine; otherwise it failed.
 			const reported: PlatformStatus =
 				status ??
-				(profiles.some((p) => String(p.platform ?? '').toLowerCase() === platform.toLowerCase())
+				(profiles.some((p) => matchPlatform(p.platform, [platform]))
 					? { platform, success: true }
 					: {
 							platform,

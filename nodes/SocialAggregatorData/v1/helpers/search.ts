@@ -2,7 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	applyDataResponse,
+	matchPlatform,
 	nextDataRound,
+	platformStatus,
+	postKey,
 	startDataRounds,
 	type DataRoundOptions,
 	type PlatformProgress,
@@ -64,26 +67,6 @@ export interface SearchOutcome {
 
 export const DEFAULT_MAX_REQUESTS = 1000;
 
-/** Identity of a post across pages: platform + platform_id, else platform + url; none when it has neither. */
-export function postKey(post: Partial<DataPost>): string | undefined {
-	const platform = String(post.platform ?? '').toLowerCase();
-	if (post.platform_id !== undefined && post.platform_id !== null && String(post.platform_id) !== '') {
-		return `${platform}\u0000id\u0000${String(post.platform_id)}`;
-	}
-	if (post.url) return `${platform}\u0000url\u0000${post.url}`;
-	return undefined;
-}
-
-function matchPlatform(name: unknown, platforms: string[]): string | undefined {
-	const lower = String(name ?? '').toLowerCase();
-	return platforms.find((p) => p.toLowerCase() === lower);
-}
-
-function statusOf(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
-	const lower = platform.toLowerCase();
-	return statuses.find((s) => String(s.platform ?? '').toLowerCase() === lower);
-}
-
 /**
  * Runs a search to its end: the rounds of nodes/shared/pagination.ts, with
  * posts de-duplicated across pages and held to the limit per platform.
@@ -140,7 +123,7 @@ export async function runSearch(
 		for (const platform of round.platforms) {
 			const before = previous.find((p) => p.platform === platform)!;
 			const after = progress.find((p) => p.platform === platform)!;
-			const status = statusOf(statuses, platform) ?? {
+			const status = platformStatus(statuses, platform) ?? {
 				platform,
 				success: false,
 				error_code: after.error?.code ?? 'missing_status',

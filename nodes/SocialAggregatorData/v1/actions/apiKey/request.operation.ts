@@ -1,11 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { checkEmail } from '../../../../shared/input';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestFull } from '../../../../shared/transport';
 import { keyIssuanceBaseUrl } from '../../helpers/baseUrl';
-import { checkEmail } from '../../helpers/input';
 import { requestItem } from '../../helpers/keys';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { AUTO_DETECT, checkDataSearch } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
-import { checkLimit } from '../../../../shared/pagination';
+import { checkLimit } from '../../../../shared/input';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequest } from '../../../../shared/transport';

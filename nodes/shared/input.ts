@@ -1,0 +1,35 @@
+import { refuse, type Checked } from './refusal';
+
+/** Checks of plain inputs both action nodes take; pure, answering a `Checked` value. */
+
+/** A list parameter that may arrive as an array (the multi-select) or as comma-separated text (an expression). */
+export function toList(value: unknown): string[] {
+	const raw = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value ?? '').split(',');
+	return raw.map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** A Limit as typed or computed by an expression: a whole number of 1 or more. */
+export function checkLimit(value: unknown): Checked<number> {
+	const limit = Number(value);
+	if (typeof value === 'boolean' || value === '' || value === null || !Number.isInteger(limit) || limit < 1) {
+		return refuse({
+			field: 'Limit',
+			reason: `${JSON.stringify(value) ?? String(value)} is not a whole number of 1 or more`,
+			hint: 'Set Limit to how many results you want, or turn on Return All.',
+		});
+	}
+	return { ok: true, value: limit };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function checkEmail(value: unknown): Checked<string> {
+	const email = String(value ?? '').trim();
+	if (!EMAIL.test(email)) {
+		return refuse({
+			field: 'Email',
+			reason: email ? `"${email}" is not an email address` : 'the email is empty',
+		});
+	}
+	return { ok: true, value: email };
+}
