@@ -10,8 +10,8 @@ import {
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { requestOptionsCollection } from '../shared/requestOptions';
 import * as apiKey from './v1/actions/apiKey/ApiKey.resource';
-import * as post from './v1/actions/posts/Posts.resource';
-import * as profile from './v1/actions/profiles/Profiles.resource';
+import * as post from './v1/actions/post/Post.resource';
+import * as profile from './v1/actions/profile/Profile.resource';
 import { router } from './v1/actions/router';
 import { loadOptions } from './v1/methods';
 
