@@ -4,7 +4,7 @@ import type {
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
-	IN8nHttpFullResponse,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
@@ -16,7 +16,14 @@ import { collectPages, postKey } from '../shared/pagination';
 import { refusalError } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
 import type { RetryPolicy } from '../shared/retry';
-import { DEFAULT_TIMEOUT_MS, getBaseUrl, RequestGate, sendWithRules, type FullResponse, type SentResponse } from '../shared/transport';
+import {
+	DEFAULT_TIMEOUT_MS,
+	getBaseUrl,
+	RequestGate,
+	sendAuthenticated,
+	sendWithRules,
+	type SentResponse,
+} from '../shared/transport';
 import type { ListMeta } from '../shared/types';
 
 /*
@@ -83,33 +90,12 @@ export interface RouteSpec {
 	verify?: string;
 }
 
-/** The whole response of one attempt, kept by `keepFullResponse`. */
-type Answer = FullResponse;
-
-/**
- * postReceive of every operation: keeps the status, headers and body so that
- * the send function can tell a 429 or an error envelope from a success.
- */
-export async function keepFullResponse(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	const answer: Answer = {
-		statusCode: response.statusCode,
-		headers: response.headers ?? {},
-		body: response.body,
-	};
-	return [{ json: answer as unknown as IDataObject }];
-}
-
 /** The routing of one operation: its request, and the function that sends it by the package's rules. */
 export function route(spec: RouteSpec): INodePropertyRouting {
 	return {
 		request: { method: spec.method, url: spec.url },
 		send: { paginate: true },
 		operations: { pagination: sender(spec) },
-		output: { postReceive: [keepFullResponse] },
 	};
 }
 
@@ -117,26 +103,13 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A fresh copy of the request for one attempt, with extra query parameters. */
-function attemptRequest(base: RequestData, qs: IDataObject): RequestData {
-	const options: RequestOptions = {
-		...base.options,
-		qs: { ...(base.options.qs ?? {}), ...qs },
-		headers: { Accept: 'application/json', ...(base.options.headers ?? {}) },
-		json: true,
-		ignoreHttpStatusErrors: true,
-	};
-	if (isPlainObject(base.options.body)) options.body = { ...base.options.body };
-	if (Object.keys(options.qs ?? {}).length === 0) delete options.qs;
-	return { ...base, options };
-}
-
 /**
- * Removes what routing adds that the service should not get (empty bodies and
- * query values, blanks around path segments), and waits at most a minute for an
- * answer unless the user set a timeout under the node's request options.
+ * The request routing built, made ready once: what the service should not get
+ * removed (empty bodies and query values, blanks around path segments), and at
+ * most a minute's wait for an answer unless the user set a timeout under the
+ * node's Request Options.
  */
-function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
+function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
@@ -149,6 +122,8 @@ function tidy(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	}
 	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
 	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
+	request.headers = { Accept: 'application/json', ...(request.headers ?? {}) };
+	request.json = true;
 }
 
 /**
@@ -219,10 +194,9 @@ async function sendByRules(
 	verify?: string,
 ): Promise<SentResponse> {
 	if (sending.failed) throw new ListStopped('Another page of the list failed');
-	const send = async (): Promise<Answer> => {
-		const [item] = await this.makeRoutingRequest(attemptRequest(base, qs));
-		return item?.json as unknown as Answer;
-	};
+	const request = { ...base.options, qs: { ...(base.options.qs ?? {}), ...qs } } as IHttpRequestOptions;
+	if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
+	const send = async () => await sendAuthenticated(this, request);
 	const secrets = async () => {
 		try {
 			return [(await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, itemIndex)).apiKey];
@@ -332,7 +306,7 @@ function sender(spec: RouteSpec) {
 			retryPolicyOf.call(this);
 			const limit = spec.list ? listLimit.call(this, itemIndex) : undefined;
 			for (const step of spec.prepare ?? []) await step.call(this, requestData.options, itemIndex);
-			tidy.call(this, requestData.options);
+			finish.call(this, requestData.options);
 
 			const sending: Sending = { gate, failed: false };
 			let results: IDataObject[];

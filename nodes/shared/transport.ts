@@ -329,6 +329,25 @@ function rateLimitError(
 }
 
 /**
+ * One attempt: the request through n8n's helper (with the credential's Bearer
+ * key unless `authenticated` is false), every status answered rather than
+ * thrown, so that `sendWithRules` decides.
+ */
+export async function sendAuthenticated(
+	ctx: IAllExecuteFunctions,
+	request: IHttpRequestOptions,
+	authenticated = true,
+): Promise<FullResponse> {
+	const options: IHttpRequestOptions = { ...request, returnFullResponse: true, ignoreHttpStatusErrors: true };
+	const raw = (
+		authenticated
+			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, options)
+			: await ctx.helpers.httpRequest(options)
+	) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+	return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
+}
+
+/**
  * One request to the service, with the package's rules: Bearer authentication
  * through n8n's credential helper, JSON in and out, and `sendWithRules`.
  * Resolves with the whole response.
@@ -351,14 +370,7 @@ export async function apiRequestFull(
 	if (options.qs !== undefined) request.qs = options.qs;
 	if (options.body !== undefined) request.body = options.body;
 
-	const send = async (): Promise<FullResponse> => {
-		const raw = (
-			authenticated
-				? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, request)
-				: await this.helpers.httpRequest(request)
-		) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-		return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
-	};
+	const send = async () => await sendAuthenticated(this, request, authenticated);
 	const secrets = async () => {
 		if (!authenticated) return [];
 		const credentials = await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, options.itemIndex);

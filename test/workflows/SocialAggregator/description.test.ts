@@ -5,7 +5,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { SocialAggregator } from '../../../nodes/SocialAggregator/SocialAggregator.node';
-import { keepFullResponse } from '../../../nodes/SocialAggregator/routing';
 
 const { description } = new SocialAggregator();
 
@@ -58,7 +57,6 @@ test('every operation is sent by the routing send function (retries, paging, err
 			const routing = option.routing!;
 			expect([name, option.value, typeof routing.operations?.pagination]).toEqual([name, option.value, 'function']);
 			expect(routing.send?.paginate).toBe(true);
-			expect(routing.output?.postReceive).toEqual([keepFullResponse]);
 			expect(routing.request?.method).toMatch(/^(GET|POST|PUT|PATCH|DELETE)$/);
 		}
 	}
