@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
+import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../shared/answers';
 import { errorItem, toNodeError } from '../shared/errors';
 import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
@@ -24,7 +25,6 @@ import {
 	sendWithRules,
 	type SentResponse,
 } from '../shared/transport';
-import type { ListMeta } from '../shared/types';
 
 /*
  * How the declarative node sends its requests.
@@ -83,6 +83,8 @@ export interface RouteSpec {
 	prepare?: Prepare[];
 	/** Fields never to output (a secret the user did not ask for). */
 	omit?: string[];
+	/** A read that answers a list without pages (and without Return All). */
+	answersList?: boolean;
 	/**
 	 * For a request that changes something: what to check when it may have
 	 * reached the service without its answer reaching us (a list to look in).
@@ -213,6 +215,7 @@ async function sendByRules(
 			secrets,
 			gate: sending.gate,
 			verify,
+			request: `${String(base.options.method ?? 'GET').toUpperCase()} ${String(base.options.url ?? '')}`,
 			retry: retryPolicyOf.call(this),
 		});
 		answered = true;
@@ -223,15 +226,17 @@ async function sendByRules(
 	}
 }
 
-/** `{ data }` as output items: one per element of a list, one for an object; an empty answer as a success. */
-export function unwrap(body: unknown): IDataObject[] {
-	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) {
-		return [{ success: true }];
-	}
-	const content = isPlainObject(body) && 'data' in body ? body.data : body;
-	if (Array.isArray(content)) return content.map((element) => (isPlainObject(element) ? element : { value: element }));
-	if (content === null || content === undefined) return [];
-	return [isPlainObject(content) ? content : { value: content as IDataObject[string] }];
+/**
+ * The items of an answer that is not a paged list, checked against SPEC.md's
+ * shape: a read must bring its record or list; a write may answer without a
+ * body (SPEC.md shows none for most), and then its item says it succeeded.
+ */
+function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
+	const empty = answer.body === undefined || answer.body === null || answer.body === '';
+	if (method !== 'GET' && empty) return [{ success: true }];
+	const at = { statusCode: answer.statusCode };
+	if (spec.list || spec.answersList) return listAnswer(answer.body, at).data;
+	return [objectAnswer(answer.body, at)];
 }
 
 function numberIfNumeric(value: string): string | number {
@@ -262,9 +267,8 @@ async function pagedList(
 		concurrency: PAGE_CONCURRENCY,
 		fetchPage: async (page, perPage) => {
 			const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, sending);
-			const body = isPlainObject(answer.body) ? answer.body : {};
-			const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-			return { data, meta: isPlainObject(body.meta) ? (body.meta as Partial<ListMeta>) : undefined };
+			const at = { page, statusCode: answer.statusCode };
+			return { ...listAnswer(answer.body, at), statusCode: answer.statusCode };
 		},
 	});
 }
@@ -300,6 +304,7 @@ function sender(spec: RouteSpec) {
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
+		const method = String(requestData.options.method ?? 'GET').toUpperCase();
 		const { gate, done } = runGate.call(this);
 		try {
 			await getBaseUrl.call(this, itemIndex);
@@ -314,7 +319,7 @@ function sender(spec: RouteSpec) {
 				results = await pagedList.call(this, requestData, itemIndex, sending, limit);
 			} else {
 				const answer = await sendByRules.call(this, requestData, {}, itemIndex, sending, spec.verify);
-				results = spec.deletes ? [deleted.call(this, spec, answer)] : unwrap(answer.body);
+				results = spec.deletes ? [deleted.call(this, spec, answer)] : answerItems(spec, method, answer);
 				if (limit !== undefined) results = results.slice(0, limit);
 			}
 
@@ -323,7 +328,10 @@ function sender(spec: RouteSpec) {
 				for (const field of spec.omit ?? []) delete json[field];
 				return { json, pairedItem: { item: itemIndex } };
 			});
-		} catch (error) {
+		} catch (caught) {
+			const request = `${method} ${String(requestData.options.url ?? '')}`;
+			const error =
+				caught instanceof UnusableAnswer ? unusableAnswerError(this.getNode(), caught, { request, itemIndex }) : caught;
 			if (this.continueOnFail()) return [errorItem(this.getNode(), error, itemIndex)];
 			throw toNodeError(this.getNode(), error, itemIndex);
 		} finally {

@@ -46,23 +46,28 @@ export function adviceFor(
 	return undefined;
 }
 
+/** Text from the service, or nothing when it is blank or not text (an object would read "[object Object]"). */
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
 function isEnvelope(body: unknown): body is ApiErrorEnvelope {
 	if (typeof body !== 'object' || body === null) return false;
 	const error = (body as { error?: unknown }).error;
-	return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
+	return typeof error === 'object' && error !== null && !Array.isArray(error);
 }
 
 /** The link the user should open: an upgrade, a connection or a checkout page. */
 export function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
-	if (!action) return undefined;
-	return action.upgrade_url ?? action.connection_url ?? action.checkout_url;
+	if (typeof action !== 'object' || action === null) return undefined;
+	return text(action.upgrade_url) ?? text(action.connection_url) ?? text(action.checkout_url);
 }
 
 function describeDetails(details: ApiErrorEnvelope['error']['details']): string[] {
-	if (!details) return [];
+	if (typeof details !== 'object' || details === null) return [];
 	return Object.entries(details).map(([field, messages]) => {
-		const text = Array.isArray(messages) ? messages.join('; ') : String(messages);
-		return `${field}: ${text}`;
+		const said = (Array.isArray(messages) ? messages : [messages]).map((m) => text(m) ?? JSON.stringify(m));
+		return `${field}: ${said.join('; ')}`;
 	});
 }
 
@@ -100,6 +105,8 @@ export function apiErrorFromResponse(
 	itemIndex?: number,
 	/** Replaces the advice for the status (a request that may have been acted on, say). */
 	advice?: string,
+	/** The request, named when the service gave no readable message ("GET /feeds/12"). */
+	request?: string,
 ): NodeApiError {
 	const { statusCode, body } = response;
 	let message: string;
@@ -108,9 +115,10 @@ export function apiErrorFromResponse(
 	let hasDetails = false;
 	let hasAction = false;
 
+	const answered = `The service answered HTTP ${statusCode}${request ? ` to ${request}` : ''}`;
 	if (isEnvelope(body)) {
-		message = body.error.message;
-		code = body.error.code;
+		message = text(body.error.message) ?? `${answered} without a readable message`;
+		code = text(body.error.code);
 		const details = describeDetails(body.error.details);
 		hasDetails = details.length > 0;
 		lines.push(...details);
@@ -118,7 +126,7 @@ export function apiErrorFromResponse(
 		hasAction = action !== undefined;
 		if (action) lines.push(action);
 	} else {
-		message = `The service answered HTTP ${statusCode}`;
+		message = answered;
 	}
 
 	const next = advice ?? adviceFor(statusCode, code, { hasDetails, hasAction });

@@ -1,3 +1,4 @@
+import { UnusableAnswer } from './answers';
 import { MAX_PER_PAGE } from './constants';
 import type { ListMeta, PlatformStatus } from './types';
 
@@ -8,6 +9,8 @@ import type { ListMeta, PlatformStatus } from './types';
 export interface Page<T> {
 	data: T[];
 	meta?: Partial<ListMeta>;
+	/** The HTTP status it came with, named in an error about it. */
+	statusCode?: number;
 }
 
 export interface CollectPagesOptions<T> {
@@ -21,6 +24,28 @@ export interface CollectPagesOptions<T> {
 	concurrency?: number;
 	/** Identity of an item, to drop one seen on an earlier page when the list shifts. */
 	key?: (item: T) => string | number | undefined;
+}
+
+/** The most pages the node asks of one list (a million items at 100 a page): a count beyond it cannot be right. */
+export const MAX_PAGES = 10_000;
+
+/**
+ * A page count from page 1 that cannot be right, refused before a second
+ * request (each costs a request of the rate limit): more than the cap, or more
+ * than `total_count` at `per_page` a page allows.
+ */
+function checkPageCount(meta: Partial<ListMeta>, statusCode?: number): void {
+	const { total_pages: pages = 0, total_count: count, per_page: perPage } = meta;
+	if (pages > MAX_PAGES) {
+		throw new UnusableAnswer(`\`meta.total_pages\` is ${pages}, more than the ${MAX_PAGES} pages a list may take`, 1, statusCode);
+	}
+	if (count !== undefined && perPage !== undefined && perPage > 0 && pages > Math.max(1, Math.ceil(count / perPage))) {
+		throw new UnusableAnswer(
+			`\`meta.total_pages\` (${pages}) is more than \`meta.total_count\` (${count}) at \`meta.per_page\` (${perPage}) a page allows`,
+			1,
+			statusCode,
+		);
+	}
 }
 
 /** The page size and page count a request for `limit` items needs, at most `maxPerPage` a page. */
@@ -43,6 +68,7 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
 	const totalPages = first.meta?.total_pages;
 
 	if (typeof totalPages === 'number') {
+		checkPageCount(first.meta!, first.statusCode);
 		const needed = Math.min(totalPages, Math.ceil(wanted / perPage));
 		const concurrency = Math.max(1, options.concurrency ?? 1);
 		let next = 2;
@@ -58,6 +84,7 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
 		let last = first.data;
 		let collected = last.length;
 		for (let page = 2; last.length >= perPage && collected < wanted; page++) {
+			if (page > MAX_PAGES) throw new UnusableAnswer(`${MAX_PAGES} full pages came without a page count and without an end`, page - 1);
 			last = (await options.fetchPage(page, perPage)).data;
 			pages.push(last);
 			collected += last.length;

@@ -44,7 +44,8 @@ export const retryTiming = {
 export type AttemptOutcome =
 	| { kind: 'status'; statusCode: number; retryAfter?: string }
 	| { kind: 'network'; code?: string }
-	| { kind: 'malformed' };
+	/** An answer came but could not be read: `reason` says why, `statusCode` when known. */
+	| { kind: 'malformed'; reason: string; statusCode?: number };
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: 'final' | 'attempts' | 'budget' };
 

@@ -86,6 +86,29 @@ function networkCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+/**
+ * An answer that came but could not be read, from the error n8n's helper threw:
+ * its body ended early (the connection closed half-way), or it was not
+ * compressed the way its headers said. The reason in the service's terms, and
+ * the status when the error carries it.
+ */
+function unreadableAnswer(error: unknown): { reason: string; statusCode?: number } | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const { code, message, response } = current as { code?: unknown; message?: unknown; response?: { status?: unknown } };
+		const said = `${String(code ?? '')} ${String(message ?? '')}`;
+		const statusCode = typeof response?.status === 'number' ? response.status : undefined;
+		if (/ERR_BAD_RESPONSE|stream has been aborted|unexpected end of file|premature close/i.test(said)) {
+			return { reason: 'its body ended before it was complete', statusCode };
+		}
+		if (/\bZ_[A-Z_]+|incorrect header check|decompression failed|invalid (stored )?block/i.test(said)) {
+			return { reason: 'it was not encoded the way its headers said (Content-Encoding)', statusCode };
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
 /** A success whose body did not parse as JSON. */
 function isMalformed(response: ApiResponse): boolean {
 	// A JSON API answers objects; a string body on a success means the JSON did not parse.
@@ -186,6 +209,8 @@ export interface SendRules {
 	gate?: RequestGate;
 	/** What the user should check when a request that changes something may have been acted on. */
 	verify?: string;
+	/** The request as errors name it ("GET /feeds/12"). */
+	request?: string;
 }
 
 export interface SentResponse extends FullResponse {
@@ -246,12 +271,14 @@ export async function sendWithRules(
 					return { ...response, alreadyGone: true };
 				}
 				outcome = accepted
-					? { kind: 'malformed' }
+					? { kind: 'malformed', reason: 'its body is not JSON', statusCode: response.statusCode }
 					: {
 							kind: 'status',
 							statusCode: response.statusCode,
 							retryAfter: headerValue(response.headers, 'retry-after'),
 						};
+			} else if (unreadableAnswer(failure)) {
+				outcome = { kind: 'malformed', ...unreadableAnswer(failure)! };
 			} else {
 				const code = networkCode(failure);
 				if (!isConnectionFailure(code)) {
@@ -292,18 +319,20 @@ export async function sendWithRules(
 				throw networkError(node, { code: outcome.code }, attempt, rules.itemIndex, sent);
 			}
 			if (outcome.kind === 'malformed') {
+				const to = rules.request ? ` to ${rules.request}` : '';
 				const body = {
 					error: {
 						code: 'malformed_response',
-						message: `The service answered with a body that is not JSON (after ${attempts(attempt)})`,
+						message: `The service's answer${to} could not be read: ${outcome.reason} (after ${attempts(attempt)})`,
 					},
 				};
-				throw apiErrorFromResponse(node, { statusCode: response!.statusCode, body }, rules.itemIndex, unsure);
+				const statusCode = outcome.statusCode ?? 200;
+				throw apiErrorFromResponse(node, { statusCode, body }, rules.itemIndex, unsure, rules.request);
 			}
 			if (rateLimited && decision.reason !== 'final') {
 				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, decision.reason === 'budget');
 			}
-			throw apiErrorFromResponse(node, response!, rules.itemIndex, unsure);
+			throw apiErrorFromResponse(node, response!, rules.itemIndex, unsure, rules.request);
 		}
 	} finally {
 		// A success, or a probe giving up: the requests waiting with it go (and give up too).
@@ -379,6 +408,7 @@ export async function apiRequestFull(
 	return await sendWithRules(this.getNode(), send, {
 		method: options.method,
 		itemIndex: options.itemIndex,
+		request: `${options.method} ${options.path}`,
 		retry: options.retry,
 		acceptStatuses: options.acceptStatuses,
 		secrets,

@@ -2,7 +2,7 @@
 import { compilePattern } from './router';
 import type { Query } from './util';
 
-export type FaultKind = 'error' | 'delay' | 'drop' | 'malformed';
+export type FaultKind = 'error' | 'delay' | 'drop' | 'malformed' | 'truncated' | 'badEncoding';
 
 export interface FaultSpec {
 	/** HTTP method to match; default any. */
@@ -17,7 +17,9 @@ export interface FaultSpec {
 	/**
 	 * error: answer `status` (429, 500, 503, ...) with the error envelope (429 adds Retry-After);
 	 * delay: wait `delayMs`, then answer normally; drop: destroy the socket without an answer;
-	 * malformed: answer 200 with a truncated JSON body.
+	 * malformed: answer 200 with a truncated JSON body; truncated: the real answer, its body
+	 * cut off half-way and the connection closed (the body ends early); badEncoding: the real
+	 * answer labelled `Content-Encoding: gzip` without being compressed.
 	 */
 	kind: FaultKind;
 	status?: number;
@@ -52,7 +54,7 @@ export class Faults {
 	private n = 0;
 
 	add(spec: FaultSpec): string {
-		if (!['error', 'delay', 'drop', 'malformed'].includes(spec.kind)) throw new Error(`unknown fault kind: ${String(spec.kind)}`);
+		if (!['error', 'delay', 'drop', 'malformed', 'truncated', 'badEncoding'].includes(spec.kind)) throw new Error(`unknown fault kind: ${String(spec.kind)}`);
 		const id = `fault_${++this.n}`;
 		const count = spec.count === 'always' || spec.count === undefined ? (spec.count === 'always' ? Infinity : 1) : spec.count;
 		this.list.push({

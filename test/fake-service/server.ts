@@ -51,7 +51,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 	});
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+/** How a reply leaves: as it is, cut off half-way (the body ends early), or labelled gzip without being so. */
+type Transmission = 'whole' | 'truncated' | 'badEncoding';
+
+function send(res: ServerResponse, reply: Reply, transmission: Transmission = 'whole'): void {
 	if (res.headersSent || res.destroyed) return;
 	const headers: Record<string, string> = { ...(reply.headers ?? {}) };
 	if (reply.status === 204) {
@@ -68,7 +71,13 @@ function send(res: ServerResponse, reply: Reply): void {
 		headers['Content-Type'] = 'application/json; charset=utf-8';
 	}
 	headers['Content-Length'] = String(Buffer.byteLength(payload));
+	if (transmission === 'badEncoding') headers['Content-Encoding'] = 'gzip';
 	res.writeHead(reply.status, headers);
+	if (transmission === 'truncated') {
+		const bytes = Buffer.from(payload);
+		res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.socket?.destroy());
+		return;
+	}
 	res.end(payload);
 }
 
@@ -165,7 +174,8 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		req.socket.destroy();
 		return;
 	}
-	send(res, reply);
+	const transmission: Transmission = fault?.kind === 'truncated' || fault?.kind === 'badEncoding' ? fault.kind : 'whole';
+	send(res, reply, transmission);
 }
 
 function safeParse(raw: string): unknown {

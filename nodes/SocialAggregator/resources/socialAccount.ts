@@ -44,7 +44,7 @@ export const socialAccountDescription: INodeProperties[] = [
 				value: 'getConnectionStatus',
 				description: 'Get which platforms that need a connected account are connected, one item per platform',
 				action: 'Get the connection status of social accounts',
-				routing: route({ method: 'GET', url: '/social_accounts/status' }),
+				routing: route({ method: 'GET', url: '/social_accounts/status', answersList: true }),
 			},
 			{
 				name: 'Get Many',

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { recordAnswer, UnusableAnswer } from '../../../shared/answers';
+
 /**
  * Key issuance (POST /authorize, GET /authorize/{request_id}) as clear items.
  * The issued key appears only in the item of the operation that issued it and
@@ -18,7 +20,7 @@ const PLAN_FIELDS = ['rate_limit', 'upgrade_hint', 'upgrade_url'];
 
 /** The answer of POST /authorize: Mode A (a key at once) or Mode B (approval needed). */
 export function requestItem(statusCode: number, body: unknown, email: string): IDataObject {
-	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	const data = recordAnswer(body, { statusCode });
 	const status = String(data.status ?? '');
 	if (status === 'issued' || (status === '' && typeof data.api_key === 'string')) {
 		const confirm = data.email_confirmation_required === true;
@@ -41,7 +43,7 @@ export function requestItem(statusCode: number, body: unknown, email: string): I
 			next_step: `${email} already has a confirmed account: open authorization_url, sign in and approve. Then run API Key → Wait for Approval (or Get Authorization Status) with this request_id to receive a 12-hour key.`,
 		};
 	}
-	return { status: status || `http_${statusCode}`, ...data };
+	throw new UnusableAnswer('it holds neither an `api_key` nor a `request_id`', undefined, statusCode);
 }
 
 export type PollState = 'pending' | 'issued' | 'gone';
@@ -61,15 +63,19 @@ export function pollItem(statusCode: number, body: unknown, requestId: string): 
 			item: {
 				status: 'gone',
 				request_id: requestId,
-				error_code: error.code ?? 'authorization_gone',
+				error_code: typeof error.code === 'string' && error.code ? error.code : 'authorization_gone',
 				message:
-					error.message ??
-					'The authorization request is gone: it was denied, it expired, or its key was already delivered.',
+					typeof error.message === 'string' && error.message.trim()
+						? error.message
+						: 'The authorization request is gone: it was denied, it expired, or its key was already delivered.',
 				next_step: 'Request a new key with API Key → Request.',
 			},
 		};
 	}
-	if (statusCode === 200 && (data.status === 'issued' || typeof data.api_key === 'string')) {
+	if (statusCode === 200) {
+		if (typeof data.api_key !== 'string' || data.api_key === '') {
+			throw new UnusableAnswer('an answer of 200 must hold the issued `api_key`', undefined, statusCode);
+		}
 		return {
 			state: 'issued',
 			item: {

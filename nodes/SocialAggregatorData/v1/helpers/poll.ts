@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { refusalError } from '../../../shared/refusal';
+import { checkAnswer } from '../../../shared/answers';
 import { itemRetryPolicy } from '../../../shared/requestOptions';
 import { apiRequestFull } from '../../../shared/transport';
 import { keyIssuanceBaseUrl } from './baseUrl';
@@ -27,7 +28,8 @@ export async function preparePoll(
 			itemIndex,
 			retry: itemRetryPolicy.call(this, itemIndex),
 		});
-		return pollItem(response.statusCode, response.body, requestId);
+		const where = { request: `GET /authorize/${requestId}`, statusCode: response.statusCode, itemIndex };
+		return checkAnswer(this.getNode(), () => pollItem(response.statusCode, response.body, requestId), where);
 	};
 	return { requestId, poll };
 }

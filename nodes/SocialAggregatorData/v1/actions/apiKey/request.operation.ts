@@ -1,6 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { checkAnswer } from '../../../../shared/answers';
 import { checkEmail } from '../../../../shared/input';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
@@ -52,5 +53,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		retry: itemRetryPolicy.call(this, itemIndex),
 	});
-	return [{ json: requestItem(response.statusCode, response.body, email.value), pairedItem: { item: itemIndex } }];
+	const where = { request: 'POST /authorize', statusCode: response.statusCode, itemIndex };
+	const json = checkAnswer(node, () => requestItem(response.statusCode, response.body, email.value), where);
+	return [{ json, pairedItem: { item: itemIndex } }];
 }

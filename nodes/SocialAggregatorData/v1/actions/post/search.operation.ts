@@ -1,12 +1,13 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
 import { AUTO_DETECT, checkDataSearch } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
 import { checkLimit } from '../../../../shared/input';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequest } from '../../../../shared/transport';
+import { apiRequestFull } from '../../../../shared/transport';
 import type { DataPostsResponse } from '../../../../shared/types';
 import { platformFailedError } from '../../helpers/errors';
 import { checkResumeCursors } from '../../helpers/input';
@@ -138,8 +139,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			maxPlatformRetries,
 			stopOnFailure: failItem,
 		},
-		async (round) =>
-			(await apiRequest.call(this, {
+		async (round) => {
+			const response = await apiRequestFull.call(this, {
 				method: 'GET',
 				path: '/data/posts',
 				qs: {
@@ -149,7 +150,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				},
 				itemIndex,
 				retry,
-			})) as unknown as DataPostsResponse,
+			});
+			const where = { request: 'GET /data/posts', statusCode: response.statusCode, itemIndex };
+			const { data, statuses } = checkAnswer(node, () => dataApiAnswer(response.body, where), where);
+			return { data, meta: { total_results: data.length, platforms: statuses } } as DataPostsResponse;
+		},
 	);
 
 	if (outcome.stoppedBy) {

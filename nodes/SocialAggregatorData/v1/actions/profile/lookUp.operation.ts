@@ -1,10 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
 import { platformsField } from '../../../../shared/dataSearchFields';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequest } from '../../../../shared/transport';
+import { apiRequestFull } from '../../../../shared/transport';
 import { platformFailedError } from '../../helpers/errors';
 import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
 import { profileFailureItem, runProfileLookup, type ProfilesResponse } from '../../helpers/profiles';
@@ -50,14 +51,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const outcome = await runProfileLookup(
 		{ platforms, maxPlatformRetries },
-		async (asked) =>
-			(await apiRequest.call(this, {
+		async (asked) => {
+			const response = await apiRequestFull.call(this, {
 				method: 'GET',
 				path: '/data/profiles',
 				qs: { term: handles.join(','), platforms: asked.join(',') },
 				itemIndex,
 				retry,
-			})) as unknown as ProfilesResponse,
+			});
+			const where = { request: 'GET /data/profiles', statusCode: response.statusCode, itemIndex };
+			const { data, statuses } = checkAnswer(this.getNode(), () => dataApiAnswer(response.body, where, true), where);
+			return { data, meta: { platforms: statuses } } as ProfilesResponse;
+		},
 	);
 
 	const failed = outcome.statuses.filter((status) => !status.success);

@@ -1,0 +1,179 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import type { ListMeta, PlatformStatus } from './types';
+
+/**
+ * Checks of the service's answers against SPEC.md's shapes, before any item is
+ * made: what answers in the service's name may be a proxy or a faulty deploy,
+ * and an answer taken for what it is not loses items without a word.
+ */
+
+/** Why an answer cannot be used, in the user's words; `page` when it was a page of a list. */
+export class UnusableAnswer extends Error {
+	constructor(
+		message: string,
+		public page?: number,
+		public statusCode?: number,
+	) {
+		super(message);
+	}
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What a value is, for a message: "a number", "null", "a list". */
+function kind(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	return `a ${typeof value}`;
+}
+
+function isCount(value: unknown): value is number {
+	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** Where an answer came from: the page of a list, and the HTTP status. */
+export interface AnswerAt {
+	page?: number;
+	statusCode?: number;
+}
+
+function unusable(message: string, at: AnswerAt = {}): UnusableAnswer {
+	return new UnusableAnswer(message, at.page, at.statusCode);
+}
+
+/** The `data` of an answer, which must be there. */
+function dataOf(body: unknown, at?: AnswerAt): unknown {
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) {
+		throw unusable('the answer is empty', at);
+	}
+	if (!isObject(body)) throw unusable(`the answer is ${kind(body)}, not an object`, at);
+	if (!('data' in body)) throw unusable('`data` is missing', at);
+	return body.data;
+}
+
+/** A list of records: every element an object. */
+function records(list: unknown, where: string, at?: AnswerAt): IDataObject[] {
+	if (!Array.isArray(list)) throw unusable(`${where} is ${kind(list)}, not a list`, at);
+	list.forEach((element, index) => {
+		if (!isObject(element)) throw unusable(`element ${index + 1} of ${where} is ${kind(element)}`, at);
+	});
+	return list as IDataObject[];
+}
+
+/** A list answer: `data` a list of objects; `meta` figures, where given, whole numbers of 0 or more. */
+export function listAnswer(body: unknown, at?: AnswerAt): { data: IDataObject[]; meta?: Partial<ListMeta> } {
+	const data = records(dataOf(body, at), '`data`', at);
+	const meta = (body as IDataObject).meta;
+	if (meta === undefined || meta === null) return { data };
+	if (!isObject(meta)) throw unusable(`\`meta\` is ${kind(meta)}`, at);
+	for (const field of ['page', 'per_page', 'total_count', 'total_pages']) {
+		if (meta[field] !== undefined && !isCount(meta[field])) {
+			throw unusable(`\`meta.${field}\` is ${JSON.stringify(meta[field]) ?? kind(meta[field])}, not a whole number of 0 or more`, at);
+		}
+	}
+	return { data, meta: meta as Partial<ListMeta> };
+}
+
+/** A single record: `data` an object. */
+export function objectAnswer(body: unknown, at?: AnswerAt): IDataObject {
+	const data = dataOf(body, at);
+	if (!isObject(data)) throw unusable(`\`data\` is ${kind(data)}, not an object`, at);
+	return data;
+}
+
+/** An answer that is itself the record (key issuance): an object. */
+export function recordAnswer(body: unknown, at?: AnswerAt): IDataObject {
+	if (!isObject(body)) {
+		throw unusable(body === undefined || body === '' ? 'the answer is empty' : `the answer is ${kind(body)}, not an object`, at);
+	}
+	return body;
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * A Data API answer (posts or profiles): `data` a list of objects and
+ * `meta.platforms` a list of platform reports, each naming its platform. A
+ * failure's code and message are kept only as readable text.
+ */
+export function dataApiAnswer(
+	body: unknown,
+	at?: AnswerAt,
+	/** Profile look-ups may come without platform reports (SPEC.md does not show their shape). */
+	reportsOptional = false,
+): { data: IDataObject[]; statuses: PlatformStatus[] } {
+	const data = records(dataOf(body, at), '`data`', at);
+	const meta = (body as IDataObject).meta;
+	if (reportsOptional && (meta === undefined || meta === null || (isObject(meta) && meta.platforms === undefined))) {
+		return { data, statuses: [] };
+	}
+	if (!isObject(meta)) throw unusable(meta === undefined ? '`meta` is missing' : `\`meta\` is ${kind(meta)}`, at);
+	const statuses = records(meta.platforms, '`meta.platforms`', at).map((entry, index) => {
+		const platform = text(entry.platform);
+		if (!platform) throw unusable(`element ${index + 1} of \`meta.platforms\` names no platform`, at);
+		if (typeof entry.success !== 'boolean') {
+			throw unusable(`\`success\` of ${platform} in \`meta.platforms\` is ${kind(entry.success)}, not true or false`, at);
+		}
+		const cursor = entry.next_cursor;
+		if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
+			throw unusable(`\`next_cursor\` of ${platform} is ${kind(cursor)}`, at);
+		}
+		const status: PlatformStatus = { ...(entry as unknown as PlatformStatus), platform, next_cursor: cursor ?? null };
+		if (!entry.success) {
+			status.error_code = text(entry.error_code) ?? 'platform_error';
+			status.message = text(entry.message) ?? `${platform} failed without a readable reason`;
+		}
+		return status;
+	});
+	return { data, statuses };
+}
+
+/**
+ * The error for an answer that cannot be used: it names the request (and page),
+ * the HTTP status and what was wrong. Nothing is output for the item, rather
+ * than a result with items missing.
+ */
+export function unusableAnswerError(
+	node: INode,
+	problem: UnusableAnswer,
+	where: { request: string; statusCode?: number; itemIndex?: number },
+): NodeApiError {
+	const statusCode = problem.statusCode ?? where.statusCode ?? 200;
+	const page = problem.page === undefined ? '' : `, page ${problem.page}`;
+	const message = `The service's answer to ${where.request}${page} (HTTP ${statusCode}) cannot be used: ${problem.message}`;
+	const error = new NodeApiError(
+		node,
+		{ error: { code: 'unusable_answer', message } },
+		{
+			message,
+			description:
+				'Nothing was output for this item rather than a result with items missing. The answer may come from a proxy or a faulty deploy of the service: run the node again later, and tell the service if it lasts.',
+			httpCode: String(statusCode),
+			itemIndex: where.itemIndex,
+		},
+	);
+	error.message = message;
+	error.context.apiErrorCode = 'unusable_answer';
+	return error;
+}
+
+/** Runs a check of an answer; what it refuses becomes the error that names the request and the status. */
+export function checkAnswer<T>(
+	node: INode,
+	check: () => T,
+	where: { request: string; statusCode?: number; itemIndex?: number },
+): T {
+	try {
+		return check();
+	} catch (error) {
+		if (error instanceof UnusableAnswer) throw unusableAnswerError(node, error, where);
+		throw new NodeOperationError(node, error as Error, { itemIndex: where.itemIndex });
+	}
+}
