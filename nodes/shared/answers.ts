@@ -128,7 +128,7 @@ export function dataApiAnswer(
 		const status: PlatformStatus = { ...(entry as unknown as PlatformStatus), platform, next_cursor: cursor ?? null };
 		if (!entry.success) {
 			status.error_code = text(entry.error_code) ?? 'platform_error';
-			status.message = text(entry.message) ?? `${platform} failed without a readable reason`;
+			status.message = text(entry.message) ?? 'no readable reason was given';
 		}
 		return status;
 	});

@@ -16,7 +16,11 @@ export interface AnswerSpec {
 	/** Only requests whose query has these values (e.g. { page: '2' }). */
 	query?: Record<string, string>;
 	/** The JSON body answered instead (any JSON value, `null` included). */
-	body: unknown;
+	body?: unknown;
+	/** A body sent as this exact text instead of JSON (`''` for an empty body). */
+	raw?: string;
+	/** Another success status for the answer (e.g. 204). */
+	status?: number;
 	/** How many matching successful requests get it (default 1); 'always' or Infinity for every one. */
 	count?: number | 'always';
 }
@@ -36,7 +40,7 @@ export class Answers {
 
 	add(spec: AnswerSpec): string {
 		if (typeof spec.path !== 'string' || !spec.path) throw new Error('an answer needs a path');
-		if (!('body' in spec)) throw new Error('an answer needs a body');
+		if (!('body' in spec) && spec.raw === undefined) throw new Error('an answer needs a body or a raw text');
 		const id = `answer_${++this.n}`;
 		const remaining = spec.count === 'always' ? Infinity : spec.count ?? 1;
 		this.list.push({ id, spec, remaining, hits: 0, re: compilePattern(spec.path).re });
@@ -56,7 +60,8 @@ export class Answers {
 			answer.hits++;
 			// As text, so that every JSON value (null too) goes out exactly as given.
 			const headers = { ...(reply.headers ?? {}), 'Content-Type': 'application/json; charset=utf-8' };
-			return { reply: { status: reply.status, headers, text: JSON.stringify(answer.spec.body) ?? 'null' }, id: answer.id };
+			const text = answer.spec.raw ?? JSON.stringify(answer.spec.body) ?? 'null';
+			return { reply: { status: answer.spec.status ?? reply.status, headers, text }, id: answer.id };
 		}
 		return { reply, id: null };
 	}
