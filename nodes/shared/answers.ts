@@ -26,6 +26,7 @@ function isObject(value: unknown): value is IDataObject {
 
 /** What a value is, for a message: "a number", "null", "a list". */
 function kind(value: unknown): string {
+	if (value === undefined) return 'missing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';

@@ -93,20 +93,21 @@ function networkCode(error: unknown): string | undefined {
  * the status when the error carries it.
  */
 function unreadableAnswer(error: unknown): { reason: string; statusCode?: number } | undefined {
+	let reason: string | undefined;
+	let statusCode: number | undefined;
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const { code, message, response } = current as { code?: unknown; message?: unknown; response?: { status?: unknown } };
 		const said = `${String(code ?? '')} ${String(message ?? '')}`;
-		const statusCode = typeof response?.status === 'number' ? response.status : undefined;
+		if (typeof response?.status === 'number') statusCode ??= response.status;
 		if (/ERR_BAD_RESPONSE|stream has been aborted|unexpected end of file|premature close/i.test(said)) {
-			return { reason: 'its body ended before it was complete', statusCode };
-		}
-		if (/\bZ_[A-Z_]+|incorrect header check|decompression failed|invalid (stored )?block/i.test(said)) {
-			return { reason: 'it was not encoded the way its headers said (Content-Encoding)', statusCode };
+			reason ??= 'its body ended before it was complete';
+		} else if (/\bZ_[A-Z_]+|incorrect header check|decompression failed|invalid (stored )?block/i.test(said)) {
+			reason ??= 'it was not encoded the way its headers said (Content-Encoding)';
 		}
 		current = (current as { cause?: unknown }).cause;
 	}
-	return undefined;
+	return reason ? { reason, statusCode } : undefined;
 }
 
 /** A success whose body did not parse as JSON. */
@@ -271,7 +272,7 @@ export async function sendWithRules(
 					return { ...response, alreadyGone: true };
 				}
 				outcome = accepted
-					? { kind: 'malformed', reason: 'its body is not JSON', statusCode: response.statusCode }
+					? { kind: 'malformed', reason: 'its body is not a JSON object', statusCode: response.statusCode }
 					: {
 							kind: 'status',
 							statusCode: response.statusCode,
@@ -320,10 +321,11 @@ export async function sendWithRules(
 			}
 			if (outcome.kind === 'malformed') {
 				const to = rules.request ? ` to ${rules.request}` : '';
+				const status = outcome.statusCode === undefined ? '' : ` (HTTP ${outcome.statusCode})`;
 				const body = {
 					error: {
 						code: 'malformed_response',
-						message: `The service's answer${to} could not be read: ${outcome.reason} (after ${attempts(attempt)})`,
+						message: `The service's answer${to}${status} could not be read: ${outcome.reason} (after ${attempts(attempt)})`,
 					},
 				};
 				const statusCode = outcome.statusCode ?? 200;

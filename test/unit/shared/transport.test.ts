@@ -124,7 +124,7 @@ describe('transport', () => {
 		const error = await apiRequest
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 2 } })
 			.catch((e: Error) => e);
-		expect((error as Error).message).toContain('not JSON');
+		expect((error as Error).message).toContain('not a JSON object');
 	});
 
 	it('accepts statuses the caller names as answers', async () => {

@@ -114,7 +114,7 @@ describe('unclear errors become clear ones', () => {
 		fake.control.injectFault({ kind, method: 'GET', path: '/account', count: 'always' });
 		const run = await runNode(fake, { resource: 'account', operation: 'get' });
 		expect(run.requests).toHaveLength(6);
-		expect(run.error?.message).toBe(`The service's answer to GET /account could not be read: ${reason} (after 6 attempts)`);
+		expect(run.error?.message).toBe(`The service's answer to GET /account (HTTP 200) could not be read: ${reason} (after 6 attempts)`);
 	});
 
 	test('an answer that ends early once is asked again and the run succeeds', async () => {
