@@ -2,30 +2,19 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	fetchForDropdown,
+	feedOptions,
 	fetchPlatforms,
 	fieldText,
 	listIn,
-	searchFeeds,
 	toOptions,
 	type OptionFields,
 } from '../shared/loadOptions';
 
 /** Dropdowns of this node only; the ones the nodes share live in nodes/shared/loadOptions.ts. */
 
-/** Dropdowns open fast: at most two pages of feeds. */
-const MAX_FEED_PAGES = 2;
-
-/** The account's feeds, for multi-selects and optional feed choices. */
+/** The account's feeds, for multi-selects and optional feed choices (at most two pages). */
 export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const options: INodePropertyOptions[] = [];
-	let token: string | undefined;
-	for (let page = 0; page < MAX_FEED_PAGES; page++) {
-		const { results, paginationToken } = await searchFeeds.call(this, undefined, token);
-		options.push(...results.map((result) => ({ name: result.name, value: result.value })));
-		token = paginationToken;
-		if (!token) break;
-	}
-	return options;
+	return await feedOptions.call(this, 2);
 }
 
 /** The providers connected accounts come from, as `GET /platforms` names them. */

@@ -1,7 +1,5 @@
 export const CREDENTIAL_NAME = 'socialAggregatorApi';
 
-export const PACKAGE_NAME = 'n8n-nodes-social-aggregator';
-
 /** The largest `per_page` the service accepts on paged lists. */
 export const MAX_PER_PAGE = 100;
 

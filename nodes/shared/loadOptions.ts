@@ -5,7 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, PLATFORM_DISPLAY_NAMES } from './constants';
+import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, MAX_PER_PAGE, PLATFORM_DISPLAY_NAMES } from './constants';
+import { collectPages } from './pagination';
 import { apiRequest } from './transport';
 
 /** Dropdowns must open fast: one attempt and a short wait, no long backoff. */
@@ -130,6 +131,24 @@ export async function searchFeeds(
 	const meta = isObject(answer) && isObject(answer.meta) ? answer.meta : {};
 	const more = page < Number(meta.total_pages);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
+/**
+ * The account's feeds as options for a multi-select, through the one page
+ * collector: at most `maxPages` pages of 100, so that a dropdown opens fast.
+ */
+export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number): Promise<INodePropertyOptions[]> {
+	return await collectPages<INodePropertyOptions>({
+		returnAll: false,
+		limit: maxPages * MAX_PER_PAGE,
+		fetchPage: async (page, perPage) => {
+			const answer = await fetchForDropdown.call(this, '/feeds', { page, per_page: perPage });
+			const meta = isObject(answer) && isObject(answer.meta) ? answer.meta : {};
+			// Without a page count the collector stops at a short page.
+			const pages = Number.isSafeInteger(meta.total_pages) ? { total_pages: meta.total_pages as number } : undefined;
+			return { data: toOptions(listIn(answer, ['feeds']), FEED), meta: pages };
+		},
+	});
 }
 
 /** A term type of a platform entry, and the connected account it needs if any. */
