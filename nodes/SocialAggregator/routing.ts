@@ -27,31 +27,9 @@ import {
 } from '../shared/transport';
 
 /*
- * How the declarative node sends its requests.
- *
- * Every operation's routing names one function as its `operations.pagination`
- * (see `route`). n8n calls it once per input item with the request that routing
- * built from the parameters; it then:
- *   1. checks the credential's Base URL, the Limit and Request Options, then runs
- *      the operation's `prepare` steps: input checks that throw an error naming
- *      the field and the item before any request, and the few request changes
- *      expressions cannot make well (dates, merged lists);
- *   2. sends through `makeRoutingRequest` with HTTP errors turned into answers, so
- *      that the package's rules apply (`sendWithRules`): 429 and transient
- *      failures are retried (Retry-After, else a minute for a 429 and backoff for
- *      the rest; POST/PATCH only on 429), and SPEC.md's error envelope becomes
- *      the NodeApiError of `apiErrorFromResponse`; every request of the node run
- *      passes one `RequestGate` (at most `PAGE_CONCURRENCY` in flight; while one
- *      request waits out a 429, the others wait with it);
- *   3. pages lists with `collectPages` (Return All at per_page=100 up to
- *      meta.total_pages; a Limit never asks for a page it does not need), each
- *      page retried on its own, so a 429 resumes at the page that failed; once
- *      page 1 has told how many pages there are, the rest are asked several at
- *      once, the output keeping the service's order; a page that fails for good
- *      stops its list;
- *   4. turns the answer into items (`{ data }` unwrapped, one item per element of
- *      a list, `{ deleted: true, id }` for deletes), each paired with its input
- *      item; with "continue on fail" an error becomes an error item, paired too.
+ * How the declarative node sends its requests: routing builds the request from
+ * the parameters, `sender` checks and sends it by the package's rules, pages
+ * lists and makes the items. The whole path is in CONTRIBUTING.md.
  */
 
 export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
