@@ -48,5 +48,21 @@ log "running ${#files[@]} file(s): ${files[*]}"
 status=0
 node --require ts-node/register/transpile-only --test --test-concurrency=1 --test-reporter=spec \
 	--test-timeout="${E2E_TEST_TIMEOUT_MS:-600000}" "${files[@]}" || status=$?
+
+# 4. the core on n8n 1.x, which self-hosted users still run: every resource of both action
+#    nodes and the webhook trigger with a signed delivery (E2E_N8N_V1=0 skips it)
+if [[ $# -eq 0 && "${E2E_N8N_V1:-1}" != "0" ]]; then
+	t0=$(date +%s)
+	v1_env=$(N8N_VERSION="${N8N_V1_VERSION:-1.123.81}" bash scripts/provision-n8n.sh)
+	log "n8n 1.x ready in $(($(date +%s) - t0)) s"
+	(
+		while IFS='=' read -r key value; do
+			[[ "$key" =~ ^[A-Z0-9_]+$ ]] && export "$key=$value"
+		done <<<"$v1_env"
+		log "running the core on n8n $N8N_VERSION"
+		node --require ts-node/register/transpile-only --test --test-concurrency=1 --test-reporter=spec \
+			--test-timeout="${E2E_TEST_TIMEOUT_MS:-600000}" test/e2e/operations.e2e.ts test/e2e/trigger.e2e.ts
+	) || status=$?
+fi
 log "e2e finished with status $status; screenshots and timings in $repo_root/test-output/e2e"
 exit "$status"

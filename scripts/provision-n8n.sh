@@ -91,12 +91,20 @@ else
 	rm -rf "$N8N_DIR"
 	mkdir -p "$N8N_DIR"
 	# linkedom: newer versions need a package the registry does not have.
+	overrides="\"linkedom\": \"$LINKEDOM_VERSION\""
+	natives="sqlite3 isolated-vm"
+	if [[ "${N8N_VERSION%%.*}" == "1" ]]; then
+		# n8n 1.x asks for xlsx from a CDN this machine cannot reach: the registry's last one serves.
+		overrides="$overrides, \"xlsx\": \"0.18.5\""
+		# its isolated-vm 6 ships a build for Node 24; only sqlite3 is built from source
+		natives="sqlite3"
+	fi
 	cat >"$N8N_DIR/package.json" <<JSON
 {
 	"name": "n8n-e2e-runtime",
 	"private": true,
 	"dependencies": { "n8n": "$N8N_VERSION" },
-	"overrides": { "linkedom": "$LINKEDOM_VERSION" }
+	"overrides": { $overrides }
 }
 JSON
 	t=$(now)
@@ -108,7 +116,7 @@ JSON
 	# The two natives n8n needs, built from source against Node 24's headers
 	# (no prebuilt downloads: only the npm registry is reachable).
 	(cd "$N8N_DIR" && npm_config_ignore_scripts=false npm_config_build_from_source=true \
-		JOBS="$(nproc)" npm24 rebuild sqlite3 isolated-vm >&2)
+		JOBS="$(nproc)" npm24 rebuild $natives >&2)
 	log "native rebuild took $(($(now) - t)) s"
 
 	(cd "$N8N_DIR" && PATH="$NODE_PKG_DIR/bin:$PATH" node -e "require('sqlite3'); require('isolated-vm')") ||

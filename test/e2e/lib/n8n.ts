@@ -150,6 +150,11 @@ export class N8n {
 		return this.server !== undefined && this.server.exitCode === null && this.server.signalCode === null;
 	}
 
+	/** Whether this is an n8n 1.x (some commands and endpoints differ). */
+	get isV1(): boolean {
+		return this.runtime.n8nVersion.startsWith('1.');
+	}
+
 	/** The environment of every n8n process; `port`/`brokerPort` for this one process. */
 	env(brokerPort: number, port = this.port ?? 5678): NodeJS.ProcessEnv {
 		const inherited = Object.fromEntries(
@@ -272,6 +277,11 @@ export class N8n {
 	 * (it takes effect at start), through the REST API while it runs.
 	 */
 	async publish(workflowId: string): Promise<void> {
+		if (!this.running && this.isV1) {
+			// n8n 1.x activates with update:workflow (publish:workflow came with 2.0)
+			await this.cliOk(['update:workflow', `--id=${workflowId}`, '--active=true'], /Activating workflow/i);
+			return;
+		}
 		if (!this.running) {
 			await this.cliOk(['publish:workflow', `--id=${workflowId}`], /Publishing workflow/);
 			return;
@@ -287,6 +297,15 @@ export class N8n {
 	 * with n8n's error when a trigger failed to activate. Needs the server.
 	 */
 	async waitForPublished(workflowId: string, { timeoutMs = 60_000 } = {}): Promise<void> {
+		if (this.isV1) {
+			// n8n 1.x has no publication status: an active workflow has run its triggers' create()
+			await waitFor(
+				`workflow ${workflowId} to be active`,
+				async () => (await this.rest<{ active?: boolean }>('GET', `/rest/workflows/${workflowId}`)).active === true || undefined,
+				{ timeoutMs, intervalMs: 100 },
+			);
+			return;
+		}
 		type Status = { status: string; triggers: Array<{ nodeId: string; status: string; errorMessage?: string | null }> };
 		const status = await waitFor(
 			`workflow ${workflowId} to be published`,
