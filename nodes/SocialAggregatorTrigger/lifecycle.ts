@@ -20,7 +20,32 @@ export type Slot = 'live' | 'test';
 
 export interface TriggerStaticData extends IDataObject {
 	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
-	recentDeliveries?: string[];
+}
+
+/**
+ * Signing secrets of the subscriptions this process registered, by webhook URL.
+ * n8n attaches the static data of an editor's test webhook only after
+ * `create()` returns, so a test delivery the service sends while `create()`
+ * still runs can be verified only with this copy.
+ */
+const secretsRegisteredHere = new Map<string, string>();
+
+/** How many URLs the copy keeps, the oldest dropped first. */
+const SECRETS_KEPT = 200;
+
+function keepSecret(url: string, secret: string | undefined): void {
+	secretsRegisteredHere.delete(url);
+	if (secret === undefined) return;
+	secretsRegisteredHere.set(url, secret);
+	if (secretsRegisteredHere.size > SECRETS_KEPT) {
+		const oldest = secretsRegisteredHere.keys().next().value;
+		if (oldest !== undefined) secretsRegisteredHere.delete(oldest);
+	}
+}
+
+/** The secret this process registered for `url`, if any. */
+export function secretRegisteredHere(url: string | undefined): string | undefined {
+	return url === undefined ? undefined : secretsRegisteredHere.get(url);
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
@@ -204,6 +229,10 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		);
 	}
 	setStored(ctx, slot, { id: String(created.id), secret: created.secret, url, events, test });
+	keepSecret(url, created.secret);
+	// Older versions kept delivery ids here; n8n's database holds them now.
+	const data = staticData(ctx);
+	if ('recentDeliveries' in data) delete data.recentDeliveries;
 
 	if (test) await requestTestDelivery(ctx, String(created.id));
 	return true;
@@ -245,6 +274,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	setStored(ctx, slot, undefined);
+	keepSecret(url, undefined);
 	return true;
 }
 
