@@ -188,7 +188,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		const verdict = verifyDelivery({
 			headers: request.headers as Record<string, string | string[] | undefined>,
 			rawBody: request.rawBody,
-			secrets: [...ordered.map((s) => s?.secret), secretRegisteredHere(this.getNodeWebhookUrl('default'))],
+			secrets: [...ordered.map((s) => s?.secret), secretRegisteredHere(this, manual ? 'test' : 'live')],
 			headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
 		});
 		if (!verdict.valid) {

@@ -192,12 +192,10 @@ describe('webhook()', () => {
 		const { raw, headers } = signed(postCreated('dlv_early', { test: true }), secret);
 		// n8n has not attached the static data yet: the webhook sees none.
 		const { context } = webhookContext(raw, headers, { staticData: {}, mode: 'manual' });
-		(context as unknown as { getNodeWebhookUrl: () => string }).getNodeWebhookUrl = () => url;
 		expect((await node.webhook.call(context)).workflowData?.[0][0].json).toMatchObject({ event_id: 'dlv_early', test: true });
 		// Once removed, the copy is gone too.
 		await node.webhookMethods.default.delete.call(hook.context as never);
 		const late = webhookContext(raw, headers, { staticData: {}, mode: 'manual' });
-		(late.context as unknown as { getNodeWebhookUrl: () => string }).getNodeWebhookUrl = () => url;
 		expect(await node.webhook.call(late.context)).toEqual({ noWebhookResponse: true });
 		expect(late.sent.status).toBe(401);
 	});
