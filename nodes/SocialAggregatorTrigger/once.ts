@@ -2,17 +2,21 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 /**
- * Delivery ids kept in n8n's database per trigger node, the oldest dropped first:
+ * Keys kept in n8n's database per trigger node (three per delivery), the oldest dropped first:
  * far more than the deliveries a service retries at any one time.
  */
-export const PROCESSED_DELIVERIES_KEPT = 10_000;
+export const PROCESSED_DELIVERIES_KEPT = 15_000;
 
-/** Extra reads after recording, to put back an id another process's write overwrote. */
-const RECHECKS = 3;
+/**
+ * Tie-break rounds after the first check, each after a random wait: the
+ * executions that both found a delivery new (their checks overlapped in two
+ * processes) record `<id>#<round>`, and only the first to do so goes on.
+ */
+const TIE_BREAK_ROUNDS = 2;
 
-/** Wait before a read-back: at least this, plus a random part of the spread. */
-const RECHECK_MIN_MS = 5;
-const RECHECK_SPREAD_MS = 45;
+/** Wait before a tie-break round: at least this, plus a random part of the spread. */
+const ROUND_MIN_MS = 10;
+const ROUND_SPREAD_MS = 150;
 
 /** Attempts of one check when the database refuses a write (two first writes at once). */
 const ATTEMPTS = 3;
@@ -71,9 +75,11 @@ async function withRetries<T>(task: () => Promise<T>): Promise<T> {
 /**
  * The delivery ids of `ids` that no execution recorded before: recorded now,
  * in n8n's database, which every n8n process shares and which outlives a
- * restart. After recording, the ids are read back until all are there: a
- * concurrent check in another process that read the list before this write
- * and wrote after it has dropped them, and reading back writes them again.
+ * restart. n8n's check reads the node's list and writes it back whole, so two
+ * processes checking at the same instant can both find an id new; the
+ * tie-break rounds then let only one of them go on (see the README for the
+ * measured rate of what still gets through). Each round writes the ids again,
+ * which also puts back an id that another process's write dropped.
  */
 export async function claimDeliveries(
 	store: ProcessedStore,
@@ -83,13 +89,14 @@ export async function claimDeliveries(
 ): Promise<Set<string>> {
 	const unique = Array.from(new Set(ids));
 	if (unique.length === 0) return new Set();
-	const first = await oneAtATime(key, async () => await withRetries(async () => await store.checkAndRecord(unique)));
-	const claimed = new Set(first.new);
-	for (let check = 0; check < RECHECKS && claimed.size > 0; check++) {
-		// A read-back writes the list too: spread them out so that two processes' read-backs do not collide.
-		await sleep(RECHECK_MIN_MS + Math.floor(random() * RECHECK_SPREAD_MS));
-		const again = await oneAtATime(key, async () => await withRetries(async () => await store.checkAndRecord([...claimed])));
-		if (again.new.length === 0) break;
+	const check = async (keys: string[]) =>
+		await oneAtATime(key, async () => await withRetries(async () => await store.checkAndRecord(keys)));
+	let claimed = new Set((await check(unique)).new);
+	for (let round = 2; round <= TIE_BREAK_ROUNDS + 1 && claimed.size > 0; round++) {
+		await sleep(ROUND_MIN_MS + Math.floor(random() * ROUND_SPREAD_MS));
+		const result = await check([...claimed].flatMap((id) => [id, `${id}#${round}`]));
+		const taken = new Set(result.processed);
+		claimed = new Set([...claimed].filter((id) => !taken.has(`${id}#${round}`)));
 	}
 	return claimed;
 }
