@@ -127,6 +127,8 @@ export interface CheckedResult {
 	duplicates: number;
 	missing: number;
 	notAnswered: number;
+	/** sends tried again after the connection failed */
+	resent: number;
 }
 
 /** Sends a stream to `urls` (delivery i to urls[i % n], a retry to the next) and counts what was acted on. */
@@ -143,6 +145,7 @@ export async function sendStream(
 	const target = (index: number, retry: boolean) => urls[(index + (retry ? 1 : 0)) % urls.length];
 	let next = 0;
 	let notAnswered = 0;
+	let resent = 0;
 	const started = Date.now();
 	await Promise.all(
 		Array.from({ length: concurrency }, async () => {
@@ -150,13 +153,22 @@ export async function sendStream(
 				const { index, retry } = stream.order[next++];
 				const body = stream.bodies[index];
 				const signature = stream.forged.has(index) ? sign(`${secret}-forged`, body) : sign(secret, body);
-				const response = await fetch(target(index, retry), {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', 'X-Service-Signature': signature },
-					body,
-				});
-				await response.arrayBuffer();
-				if (response.status !== 200 && !(stream.forged.has(index) && response.status === 401)) notAnswered++;
+				// A connection that fails is tried again with the same bytes, as the service does.
+				let status: number | undefined;
+				for (let attempt = 0; attempt < 3 && status === undefined; attempt++) {
+					try {
+						const response = await fetch(target(index, retry), {
+							method: 'POST',
+							headers: { 'content-type': 'application/json', 'X-Service-Signature': signature },
+							body,
+						});
+						await response.arrayBuffer();
+						status = response.status;
+					} catch {
+						resent++;
+					}
+				}
+				if (status !== 200 && !(stream.forged.has(index) && status === 401)) notAnswered++;
 			}
 		}),
 	);
@@ -189,12 +201,12 @@ export async function sendStream(
 		else if (times > 1) duplicates++;
 	});
 	const seconds = (lastStop - started) / 1000;
-	return { sent: stream.order.length, perSecond: stream.order.length / seconds, forgedActed, duplicates, missing, notAnswered };
+	return { sent: stream.order.length, perSecond: stream.order.length / seconds, forgedActed, duplicates, missing, notAnswered, resent };
 }
 
 export function checkedRows(caseLabel: string, ours: CheckedResult, theirs: CheckedResult, queue: boolean): Row[] {
 	const describe = (r: CheckedResult) =>
-		`${count(r.forgedActed)} forged acted on, ${count(r.duplicates)} acted on twice, ${count(r.missing)} never, ${count(r.notAnswered)} not answered`;
+		`${count(r.forgedActed)} forged acted on, ${count(r.duplicates)} acted on twice, ${count(r.missing)} never, ${count(r.notAnswered)} not answered${r.resent ? `, ${count(r.resent)} resent after a failed connection` : ''}`;
 	const relative = ours.perSecond / theirs.perSecond;
 	const clean = ours.forgedActed === 0 && ours.duplicates === 0 && ours.missing === 0 && ours.notAnswered === 0;
 	return [

@@ -73,6 +73,10 @@ async function main(): Promise<void> {
 		const second = await startBench((fake, refs) => diagnosis.prepare(fake, refs), { env: { N8N_EXPRESSION_ENGINE: engine } });
 		try {
 			rows.push(...(await diagnosis.run(second, { ...settings, deliveries: Math.ceil(settings.deliveries / 4) })));
+			if (checked) {
+				const rowsChecked = await runChecked(second, { ...settings, deliveries: Math.ceil(settings.deliveries / 4) });
+				rows.push(...rowsChecked.map((row) => ({ ...row, case: row.case ? `${row.case} (diagnosis, N8N_EXPRESSION_ENGINE=${engine})` : '', met: '' })));
+			}
 			loads.push(`${load()} after the diagnosis`);
 		} finally {
 			await second.close();
