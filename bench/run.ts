@@ -30,7 +30,7 @@ const settings: BenchSettings = {
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
 const diagnose = process.env.BENCH_DIAGNOSE !== '0' && (only.length === 0 || only.includes('B4'));
 /** B4 against the hand-built signature check, in one process and in queue mode (BENCH_QUEUE=0 skips the latter). */
-const checked = only.length === 0 || only.includes('B4');
+const checked = only.length === 0 || only.includes('B4') || only.includes('B4C');
 const queue = checked && process.env.BENCH_QUEUE !== '0';
 
 const load = () => os.loadavg()[0].toFixed(2);
