@@ -5,6 +5,7 @@
 import * as os from 'node:os';
 
 import { dataSearchCase, deliveriesCase, feedPostsCase, packageRows, rateLimitCase, type BenchCase, type BenchSettings } from './cases';
+import { runChecked, runCheckedInQueue } from './checked';
 import { startBench } from './lib/harness';
 import { renderTable, type Row } from './lib/table';
 
@@ -28,6 +29,9 @@ const settings: BenchSettings = {
 /** B1–B4 to run (BENCH_ONLY=B1,B3); B5 always runs. BENCH_DIAGNOSE=0 skips B4's second n8n. */
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
 const diagnose = process.env.BENCH_DIAGNOSE !== '0' && (only.length === 0 || only.includes('B4'));
+/** B4 against the hand-built signature check, in one process and in queue mode (BENCH_QUEUE=0 skips the latter). */
+const checked = only.length === 0 || only.includes('B4') || only.includes('B4C');
+const queue = checked && process.env.BENCH_QUEUE !== '0';
 
 const load = () => os.loadavg()[0].toFixed(2);
 
@@ -50,6 +54,11 @@ async function main(): Promise<void> {
 			rows.push(...(await entry.run(ctx, settings)));
 			loads.push(`${load()} after ${entry.id}`);
 		}
+		if (checked) {
+			settings.progress(`B4 checked: the Trigger against Webhook + Crypto + IF (load ${load()})`);
+			rows.push(...(await runChecked(ctx, settings)));
+			loads.push(`${load()} after B4 checked`);
+		}
 		rows.push(...(await packageRows(ctx, settings)));
 	} finally {
 		await ctx.close();
@@ -64,10 +73,20 @@ async function main(): Promise<void> {
 		const second = await startBench((fake, refs) => diagnosis.prepare(fake, refs), { env: { N8N_EXPRESSION_ENGINE: engine } });
 		try {
 			rows.push(...(await diagnosis.run(second, { ...settings, deliveries: Math.ceil(settings.deliveries / 4) })));
+			if (checked) {
+				const rowsChecked = await runChecked(second, { ...settings, deliveries: Math.ceil(settings.deliveries / 4) });
+				rows.push(...rowsChecked.map((row) => ({ ...row, case: row.case ? `${row.case} (diagnosis, N8N_EXPRESSION_ENGINE=${engine})` : '', met: '' })));
+			}
 			loads.push(`${load()} after the diagnosis`);
 		} finally {
 			await second.close();
 		}
+	}
+
+	if (queue) {
+		settings.progress('B4 queue mode: PostgreSQL, Redis, a main process, 2 workers, webhook processes A and B');
+		rows.push(...(await runCheckedInQueue(settings)));
+		loads.push(`${load()} after B4 queue mode`);
 	}
 
 	const minutes = ((Date.now() - started) / 60_000).toFixed(1);

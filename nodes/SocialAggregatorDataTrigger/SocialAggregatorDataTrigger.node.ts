@@ -1,7 +1,9 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	INodeExecutionData,
+	NodeExecutionHint,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
@@ -45,7 +47,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll spends Data API credits per platform and page. The first poll after activation only records the posts already there; later polls emit the posts not seen before, oldest first.',
+					'Each poll spends Data API credits per platform and page. The first poll after activation only records the posts already there; later polls emit the posts not seen before, oldest first. When new posts fill more pages than one poll may read, the following polls read on and then emit them all, oldest first.',
 				name: 'creditsNotice',
 				type: 'notice',
 				default: '',
@@ -66,7 +68,8 @@ export class SocialAggregatorDataTrigger implements INodeType {
 							{
 								name: 'Log Only',
 								value: 'log',
-								description: 'Write a warning to the n8n log; the other platforms go on',
+								description:
+									'The other platforms go on; the failure shows as a warning on the execution (and in the n8n log)',
 							},
 							{
 								name: 'Emit a Status Item',
@@ -86,7 +89,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 						typeOptions: { minValue: 1, maxValue: 20 },
 						default: DEFAULT_MAX_PAGES_PER_POLL,
 						description:
-							'Requests one poll may make. Platforms share each request; a platform stops at the first post it has seen. More new posts than this reads are skipped, oldest first.',
+							'Requests one poll may make. Platforms share each request; a platform stops at the first post it has seen. When there are more new posts than this reads, the next polls read on from there and then emit them all, oldest first; none are skipped.',
 					},
 					{
 						displayName: 'Posts in a Manual Run',
@@ -117,36 +120,10 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const options = (this.getNodeParameter('options', {}) as IDataObject) ?? {};
 		const search = validatedSearch(this);
-		const fetchRound: FetchRound = async (round) =>
-			(await apiRequest.call(this, {
-				method: 'GET',
-				path: '/data/posts',
-				qs: {
-					term: search.term,
-					platforms: round.platforms.join(','),
-					...(search.termType ? { term_type: search.termType } : {}),
-					...(round.cursor ? { cursor: round.cursor } : {}),
-				},
-			})) as DataPostsResponse;
-
-		if (this.getMode() === 'manual') {
-			const response = await fetchRound({ platforms: search.platforms });
-			const failures = (response.meta?.platforms ?? [])
-				.filter((s) => !s.success)
-				.map((s) => ({
-					platform: s.platform,
-					code: s.error_code ?? 'platform_error',
-					message: s.message ?? s.error_code ?? 'The platform failed',
-				}));
-			reportFailures(this, failures, search, options);
-			const count = Number(options.testPosts ?? DEFAULT_TEST_POSTS);
-			const posts = latestPosts(Array.isArray(response.data) ? response.data : [], search.platforms, count);
-			const items = [...posts.map((json) => ({ json })), ...statusItems(options, failures)];
-			return items.length > 0 ? [items] : null;
-		}
+		if (this.getMode() === 'manual') return await manualRun(this, search, options);
 
 		const state = this.getWorkflowStaticData('node') as PollState;
-		const result = await pollOnce(search, { search: state.search, seen: state.seen }, fetchRound, {
+		const result = await pollOnce(search, { search: state.search, seen: state.seen, backlog: state.backlog }, searchRound(this, search), {
 			maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
 			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
 		});
@@ -156,25 +133,119 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				`Social Aggregator Data Trigger: recorded the current posts of ${result.recorded.join(', ')} without emitting them`,
 			);
 		}
+		const notes: NodeExecutionHint[] = failureHints(result.failures, options);
 		if (result.truncated.length > 0) {
-			this.logger.warn(
-				`Social Aggregator Data Trigger: more new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages on ${result.truncated.join(', ')}; the oldest of them were skipped. Poll more often or raise "Max Pages per Poll".`,
-			);
+			const held = result.truncated.map((p) => `${platformLabel(p)}: ${result.held[p]} posts`).join(', ');
+			const message = `More new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held}).`;
+			this.logger.info(`Social Aggregator Data Trigger: ${message}`);
+			notes.push({ message, type: 'info', location: 'outputPane' });
 		}
 		state.search = result.state.search;
 		state.seen = result.state.seen;
+		if (result.state.backlog) state.backlog = result.state.backlog;
+		else if ('backlog' in state) delete state.backlog;
 
 		const items = [...result.posts.map((json) => ({ json })), ...statusItems(options, result.failures)];
-		return items.length > 0 ? [items] : null;
+		// A failure alone starts an execution too, so that it shows there; a note about held posts does not.
+		if (items.length === 0 && !notes.some((note) => note.type === 'warning')) return null;
+		return [[...items, ...notes.map(noteItem)]];
+	}
+
+	/**
+	 * Runs in the execution with the items poll() returned: passes the posts on and
+	 * turns poll()'s notes into execution hints, which IPollFunctions cannot add.
+	 * A manual run ("Fetch Test Event") reads the latest posts here.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const input = this.getInputData();
+		if (this.getMode() === 'manual' && !input.some((item) => NOTE in item.json || 'platform' in item.json)) {
+			const options = (parameter(this, 'options', {}) as IDataObject) ?? {};
+			const run = await manualRun(this, validatedSearch(this), options);
+			return [(run?.[0] ?? []).flatMap((item) => passOn(this, item, 0))];
+		}
+		return [input.flatMap((item, index) => passOn(this, item, index))];
 	}
 }
 
+/** The key of an item that carries a note for the execution instead of a post. */
+const NOTE = '__socialAggregatorPollNote';
+
+function noteItem(hint: NodeExecutionHint): INodeExecutionData {
+	return { json: { [NOTE]: { message: hint.message, type: hint.type ?? 'info' } } };
+}
+
+/** An item with its pairedItem, or nothing for a note (added to the execution's hints). */
+function passOn(ctx: IExecuteFunctions, item: INodeExecutionData, index: number): INodeExecutionData[] {
+	const note = item.json[NOTE] as { message?: string; type?: NodeExecutionHint['type'] } | undefined;
+	if (note && typeof note === 'object') {
+		ctx.addExecutionHints({ message: String(note.message ?? ''), type: note.type ?? 'info', location: 'outputPane' });
+		return [];
+	}
+	return [{ json: item.json, pairedItem: { item: index } }];
+}
+
+function searchRound(ctx: IPollFunctions | IExecuteFunctions, search: DataSearch): FetchRound {
+	return async (round) =>
+		(await apiRequest.call(ctx, {
+			method: 'GET',
+			path: '/data/posts',
+			qs: {
+				term: search.term,
+				platforms: round.platforms.join(','),
+				...(search.termType ? { term_type: search.termType } : {}),
+				...(round.cursor ? { cursor: round.cursor } : {}),
+			},
+		})) as DataPostsResponse;
+}
+
+/** The latest posts of one page per platform, without touching the memory: what a manual run shows. */
+async function manualRun(
+	ctx: IPollFunctions | IExecuteFunctions,
+	search: DataSearch,
+	options: IDataObject,
+): Promise<INodeExecutionData[][] | null> {
+	const response = await searchRound(ctx, search)({ platforms: search.platforms });
+	const failures = (response.meta?.platforms ?? [])
+		.filter((s) => !s.success)
+		.map((s) => ({
+			platform: s.platform,
+			code: s.error_code ?? 'platform_error',
+			message: s.message ?? s.error_code ?? 'The platform failed',
+		}));
+	reportFailures(ctx, failures, search, options);
+	const count = Number(options.testPosts ?? DEFAULT_TEST_POSTS);
+	const posts = latestPosts(Array.isArray(response.data) ? response.data : [], search.platforms, count);
+	const items = [
+		...posts.map((json) => ({ json })),
+		...statusItems(options, failures),
+		...failureHints(failures, options).map(noteItem),
+	];
+	return items.length > 0 ? [items] : null;
+}
+
+/** With Log Only, each failed platform is a warning on the execution. */
+function failureHints(failures: PlatformFailure[], options: IDataObject): NodeExecutionHint[] {
+	if (options.platformErrors === 'emit' || failures.length === 0) return [];
+	return [
+		{
+			message: `Some platforms failed; the others went on: ${failures.map((f) => `${platformLabel(f.platform)}: ${f.message} (${f.code})`).join('; ')}. The next poll asks them again.`,
+			type: 'warning',
+			location: 'outputPane',
+		},
+	];
+}
+
+/** A node parameter in a poll or in the execution (where it is read for the first item). */
+function parameter(ctx: IPollFunctions | IExecuteFunctions, name: string, fallback: unknown): unknown {
+	return 'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
+}
+
 /** The search the parameters describe, refused before any request when SPEC.md rules it out. */
-function validatedSearch(ctx: IPollFunctions): DataSearch {
+function validatedSearch(ctx: IPollFunctions | IExecuteFunctions): DataSearch {
 	const checked = checkDataSearch({
-		term: ctx.getNodeParameter('term', ''),
-		platforms: ctx.getNodeParameter('platforms', []),
-		termType: ctx.getNodeParameter('termType', AUTO_DETECT),
+		term: parameter(ctx, 'term', ''),
+		platforms: parameter(ctx, 'platforms', []),
+		termType: parameter(ctx, 'termType', AUTO_DETECT),
 	});
 	if (!checked.ok) throw refusalError(ctx.getNode(), checked.refusal, undefined, checked.also);
 	return checked.value;
@@ -182,7 +253,7 @@ function validatedSearch(ctx: IPollFunctions): DataSearch {
 
 /** Logs failed platforms; fails the poll when every platform failed and no status items are wanted. */
 function reportFailures(
-	ctx: IPollFunctions,
+	ctx: IPollFunctions | IExecuteFunctions,
 	failures: PlatformFailure[],
 	search: DataSearch,
 	options: IDataObject,

@@ -14,6 +14,17 @@ export interface PollState extends IDataObject {
 	search?: string;
 	/** Keys of the newest posts seen, per platform, newest first. */
 	seen?: Record<string, string[]>;
+	/**
+	 * Per platform whose new posts filled more pages than one poll may read: the
+	 * posts read so far (newest first, not yet emitted) and the cursor of the
+	 * next older page. The next polls read on from there before emitting.
+	 */
+	backlog?: Record<string, Backlog>;
+}
+
+export interface Backlog extends IDataObject {
+	cursor: string;
+	posts: DataPost[];
 }
 
 export interface PlatformFailure {
@@ -28,8 +39,10 @@ export interface PollResult {
 	failures: PlatformFailure[];
 	/** Platforms whose first poll only recorded what is there. */
 	recorded: string[];
-	/** Platforms with more unseen posts than the pages allowed: the oldest of them were skipped. */
+	/** Platforms with more new posts than the pages allowed: read on from there next poll, nothing emitted yet. */
 	truncated: string[];
+	/** Posts read and held for the next poll, per platform (the backlog). */
+	held: Record<string, number>;
 	requests: number;
 	state: PollState;
 }
@@ -94,11 +107,14 @@ function statusOf(statuses: PlatformStatus[], platform: string): PlatformStatus 
 }
 
 /**
- * One poll: reads the newest pages of every platform, in shared rounds, until
- * each meets a post it has seen (or has no more, or the page budget is spent).
- * A platform without memory only records its first page. Returns the unseen
- * posts oldest first and the memory to keep; the memory of a platform that
- * failed is kept as it was, so nothing is lost or repeated.
+ * One poll. A platform with a backlog reads on from its cursor first; the
+ * others read their newest pages, in shared rounds. Each platform reads until
+ * it meets a post it has seen (or has no more, or the page budget is spent).
+ * A platform without memory only records its first page. A platform that
+ * still has new posts when the budget is spent emits nothing yet: what it read
+ * becomes its backlog and the next poll reads on, so a burst of any size is
+ * emitted whole, once and oldest first. The memory of a platform that failed
+ * is kept as it was, so nothing is lost or repeated.
  */
 export async function pollOnce(
 	search: DataSearch,
@@ -109,85 +125,132 @@ export async function pollOnce(
 	const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL));
 	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
 	const identity = searchIdentity(search);
-	const oldSeen: Record<string, string[]> = previous.search === identity && previous.seen ? previous.seen : {};
+	const sameSearch = previous.search === identity;
+	const oldSeen: Record<string, string[]> = sameSearch && previous.seen ? previous.seen : {};
+	const oldBacklog: Record<string, Backlog> = sameSearch && previous.backlog ? previous.backlog : {};
 	const seenSets: Record<string, Set<string>> = {};
 	const recording = new Set<string>();
+	const backlog: Record<string, Backlog> = {};
 	for (const platform of search.platforms) {
 		const list = oldSeen[platform];
 		if (Array.isArray(list)) seenSets[platform] = new Set(list);
 		else recording.add(platform);
+		const held = oldBacklog[platform];
+		if (!recording.has(platform) && held && typeof held.cursor === 'string' && Array.isArray(held.posts)) {
+			backlog[platform] = held;
+		}
 	}
 
 	const found: Record<string, DataPost[]> = Object.fromEntries(search.platforms.map((p) => [p, []]));
-	const keysFound: Record<string, Set<string>> = Object.fromEntries(search.platforms.map((p) => [p, new Set()]));
+	const keysFound: Record<string, Set<string>> = Object.fromEntries(
+		search.platforms.map((p) => [p, new Set((backlog[p]?.posts ?? []).map(postKey))]),
+	);
 	const roundOptions = { maxPlatformRetries: options.maxPlatformRetries ?? 1 };
-	let progress: PlatformProgress[] = startDataRounds(search.platforms);
 	let requests = 0;
 
-	while (requests < maxPages) {
-		const round = nextDataRound(progress, roundOptions);
-		if (!round) break;
-		const response = await fetchRound(round);
-		requests++;
-		const statuses = Array.isArray(response?.meta?.platforms) ? response.meta.platforms : [];
-		const groups = groupByPlatform(Array.isArray(response?.data) ? response.data : [], round.platforms);
-		const counts: Record<string, number> = {};
-		const finished = new Set<string>();
-		for (const platform of round.platforms) {
-			if (!statusOf(statuses, platform)?.success) continue;
-			let met = false;
-			let added = 0;
-			for (const post of groups[platform]) {
-				const key = postKey(post);
-				if (seenSets[platform]?.has(key)) {
-					met = true;
-					continue;
+	/** Reads rounds for `progress` until each platform is finished or the budget is spent. */
+	async function read(start: PlatformProgress[]): Promise<PlatformProgress[]> {
+		let progress = start;
+		while (requests < maxPages) {
+			const round = nextDataRound(progress, roundOptions);
+			if (!round) break;
+			const response = await fetchRound(round);
+			requests++;
+			const statuses = Array.isArray(response?.meta?.platforms) ? response.meta.platforms : [];
+			const groups = groupByPlatform(Array.isArray(response?.data) ? response.data : [], round.platforms);
+			const counts: Record<string, number> = {};
+			const finished = new Set<string>();
+			for (const platform of round.platforms) {
+				if (!statusOf(statuses, platform)?.success) continue;
+				let met = false;
+				let added = 0;
+				for (const post of groups[platform]) {
+					const key = postKey(post);
+					if (seenSets[platform]?.has(key)) {
+						met = true;
+						continue;
+					}
+					if (keysFound[platform].has(key)) continue;
+					keysFound[platform].add(key);
+					found[platform].push(post);
+					added++;
 				}
-				if (keysFound[platform].has(key)) continue;
-				keysFound[platform].add(key);
-				found[platform].push(post);
-				added++;
+				counts[platform] = added;
+				// A platform without memory records its newest page only; one with memory stops at the first post it knows.
+				if (recording.has(platform) || met) finished.add(platform);
 			}
-			counts[platform] = added;
-			// A platform without memory records its newest page only; one with memory stops at the first post it knows.
-			if (recording.has(platform) || met) finished.add(platform);
+			progress = applyDataResponse(progress, round.platforms, statuses, counts, roundOptions).map((p) =>
+				finished.has(p.platform) && p.state === 'more' ? { ...p, state: 'done' } : p,
+			);
 		}
-		progress = applyDataResponse(progress, round.platforms, statuses, counts, roundOptions).map((p) =>
-			finished.has(p.platform) && p.state === 'more' ? { ...p, state: 'done' } : p,
-		);
+		return progress;
 	}
+
+	// Backlogs first (every one has a cursor, so a round never mixes first pages with later ones).
+	const continuing = search.platforms.filter((p) => backlog[p]);
+	const fresh = search.platforms.filter((p) => !backlog[p]);
+	const progress = [
+		...(continuing.length > 0
+			? await read(startDataRounds(continuing, Object.fromEntries(continuing.map((p) => [p, backlog[p].cursor]))))
+			: []),
+		...(fresh.length > 0 ? await read(startDataRounds(fresh)) : []),
+	];
 
 	const failures: PlatformFailure[] = [];
 	const truncated: string[] = [];
+	const held: Record<string, number> = {};
 	const seen: Record<string, string[]> = {};
-	const completed = new Set<string>();
+	const nextBacklog: Record<string, Backlog> = {};
+	const emitted: Record<string, DataPost[]> = {};
+	const recorded: string[] = [];
 	for (const p of progress) {
-		// A platform that failed at any page is read again from its newest page next time.
-		const failed = p.state === 'failed' || p.error !== undefined;
-		if (failed) {
+		const platform = p.platform;
+		const before = backlog[platform];
+		const keep = () => {
+			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
+			if (before) nextBacklog[platform] = before;
+		};
+		// A platform that failed at any page reads again where it stood next time.
+		if (p.state === 'failed' || p.error !== undefined) {
 			failures.push({
-				platform: p.platform,
+				platform,
 				code: p.error?.code ?? 'platform_error',
 				message: p.error?.message ?? 'The platform failed',
 			});
-			if (oldSeen[p.platform]) seen[p.platform] = oldSeen[p.platform];
+			keep();
 			continue;
 		}
-		if (p.state === 'first') {
-			// Never asked: the page budget ran out on retries of others. Keep what was known.
-			if (oldSeen[p.platform]) seen[p.platform] = oldSeen[p.platform];
+		// Never asked: the page budget ran out before. Keep what was known.
+		if (p.state === 'first' || (p.state === 'more' && before && p.cursor === before.cursor)) {
+			keep();
 			continue;
 		}
-		if (p.state === 'more' && !recording.has(p.platform)) truncated.push(p.platform);
-		const fresh = found[p.platform].map(postKey);
-		seen[p.platform] = [...fresh, ...(oldSeen[p.platform] ?? [])].slice(0, remember);
-		completed.add(p.platform);
+		const posts = [...(before?.posts ?? []), ...found[platform]];
+		if (p.state === 'more' && !recording.has(platform) && p.cursor) {
+			truncated.push(platform);
+			held[platform] = posts.length;
+			nextBacklog[platform] = { cursor: p.cursor, posts };
+			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
+			continue;
+		}
+		seen[platform] = [...posts.map(postKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
+		if (recording.has(platform)) recorded.push(platform);
+		else emitted[platform] = posts;
 	}
 
-	const emitting = search.platforms.filter((p) => completed.has(p) && !recording.has(p));
-	const posts = oldestFirst(emitting.map((p) => found[p]));
-	const recorded = search.platforms.filter((p) => completed.has(p) && recording.has(p));
-	return { posts, failures, recorded, truncated, requests, state: { search: identity, seen } };
+	const order = search.platforms.filter((p) => emitted[p]);
+	const posts = oldestFirst(order.map((p) => emitted[p]));
+	const state: PollState = { search: identity, seen };
+	if (Object.keys(nextBacklog).length > 0) state.backlog = nextBacklog;
+	return {
+		posts,
+		failures,
+		recorded: search.platforms.filter((p) => recorded.includes(p)),
+		truncated,
+		held,
+		requests,
+		state,
+	};
 }
 
 /** The newest `count` posts of one page per platform, oldest first: what a manual run shows. */

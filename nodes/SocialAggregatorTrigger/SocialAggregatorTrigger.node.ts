@@ -1,6 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	INodeExecutionData,
@@ -21,12 +22,12 @@ import {
 	idList,
 	ignoreReason,
 	parseDelivery,
-	rememberDelivery,
 	seenBeforeInProcess,
 	wantedEvents,
 	type OutputMode,
 } from './delivery';
-import { checkExists, create, remove, staticData, storedSubscriptions } from './lifecycle';
+import { checkExists, create, remove, secretRegisteredHere, storedSubscriptions } from './lifecycle';
+import { databaseStore, firstTimeItems } from './once';
 
 /** Feed pages read for the "Feeds" dropdown. */
 const MAX_FEED_PAGES = 10;
@@ -59,6 +60,13 @@ export class SocialAggregatorTrigger implements INodeType {
 				displayName:
 					'The service delivers events only to HTTPS URLs: n8n must be reachable at a public https:// address (its WEBHOOK_URL setting). Activation fails on a plain HTTP URL unless "Allow HTTP URL (Local Testing Only)" is on. Every delivery is checked against the signing secret the service returned when this trigger registered itself; unsigned or forged requests get 401.',
 				name: 'httpsNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName:
+					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart or to another webhook process: delivery IDs are kept in n8n\'s database. If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries: unpublish and publish the workflow to repair it, or re-enable it with the Social Aggregator node (Webhook → Re-Enable); the example workflow "Re-enable disabled subscriptions" does this on a schedule.',
+				name: 'onceNotice',
 				type: 'notice',
 				default: '',
 			},
@@ -182,7 +190,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		const verdict = verifyDelivery({
 			headers: request.headers as Record<string, string | string[] | undefined>,
 			rawBody: request.rawBody,
-			secrets: ordered.map((s) => s?.secret),
+			secrets: [...ordered.map((s) => s?.secret), secretRegisteredHere(this, manual ? 'test' : 'live')],
 			headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
 		});
 		if (!verdict.valid) {
@@ -201,17 +209,12 @@ export class SocialAggregatorTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
+		// Static data is only read here: n8n would save a write over changes made meanwhile.
 		const id = deliveryId(delivery);
-		if (id !== undefined) {
-			const data = staticData(this);
-			const memory = rememberDelivery(data.recentDeliveries, id);
-			const trigger = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-			const seenHere = seenBeforeInProcess(trigger, id);
-			if (memory.seen || seenHere) {
-				this.logger.debug(`Social Aggregator Trigger: delivery ${id} was already received; not emitted again`);
-				return { webhookResponse: { received: true, duplicate: true } };
-			}
-			data.recentDeliveries = memory.recent;
+		if (id !== undefined && !manual && seenBeforeInProcess(triggerKey(this), id)) {
+			this.logger.debug(`Social Aggregator Trigger: delivery ${id} was already received; not emitted again`);
+			return { webhookResponse: { received: true, duplicate: true } };
 		}
 
 		const reason = ignoreReason(delivery, {
@@ -230,4 +233,27 @@ export class SocialAggregatorTrigger implements INodeType {
 		if (items.length === 0) return { webhookResponse: { received: true } };
 		return { workflowData: [items] };
 	}
+
+	/**
+	 * Runs in the execution, in whichever n8n process runs it (a worker in queue
+	 * mode), with the items webhook() emitted: passes on the items of deliveries
+	 * no execution acted on before, recorded in n8n's database.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const input = this.getInputData();
+		if (this.getMode() === 'manual') {
+			return [input.map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+		}
+		const { items, duplicates } = await firstTimeItems(input, databaseStore(this), triggerKey(this));
+		if (duplicates.length > 0) {
+			this.logger.info(
+				`Social Aggregator Trigger: deliveries ${duplicates.join(', ')} were acted on before; their items are not passed on`,
+			);
+		}
+		return [items];
+	}
+}
+
+function triggerKey(ctx: IWebhookFunctions | IExecuteFunctions): string {
+	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}`;
 }

@@ -20,7 +20,37 @@ export type Slot = 'live' | 'test';
 
 export interface TriggerStaticData extends IDataObject {
 	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
-	recentDeliveries?: string[];
+}
+
+/**
+ * Signing secrets of the subscriptions this process registered, by workflow, node and slot.
+ * n8n attaches the static data of an editor's test webhook only after
+ * `create()` returns, so a test delivery the service sends while `create()`
+ * still runs can be verified only with this copy.
+ */
+const secretsRegisteredHere = new Map<string, string>();
+
+/** How many subscriptions the copy keeps, the oldest dropped first. */
+const SECRETS_KEPT = 200;
+
+function secretKey(ctx: Context, slot: Slot): string {
+	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}:${slot}`;
+}
+
+function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined): void {
+	const key = secretKey(ctx, slot);
+	secretsRegisteredHere.delete(key);
+	if (secret === undefined) return;
+	secretsRegisteredHere.set(key, secret);
+	if (secretsRegisteredHere.size > SECRETS_KEPT) {
+		const oldest = secretsRegisteredHere.keys().next().value;
+		if (oldest !== undefined) secretsRegisteredHere.delete(oldest);
+	}
+}
+
+/** The secret this process registered for this trigger's subscription in `slot`, if any. */
+export function secretRegisteredHere(ctx: IWebhookFunctions, slot: Slot): string | undefined {
+	return secretsRegisteredHere.get(secretKey(ctx, slot));
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
@@ -204,6 +234,10 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		);
 	}
 	setStored(ctx, slot, { id: String(created.id), secret: created.secret, url, events, test });
+	keepSecret(ctx, slot, created.secret);
+	// Older versions kept delivery ids here; n8n's database holds them now.
+	const data = staticData(ctx);
+	if ('recentDeliveries' in data) delete data.recentDeliveries;
 
 	if (test) await requestTestDelivery(ctx, String(created.id));
 	return true;
@@ -245,6 +279,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	setStored(ctx, slot, undefined);
+	keepSecret(ctx, slot, undefined);
 	return true;
 }
 

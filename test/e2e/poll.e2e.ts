@@ -10,6 +10,10 @@
  * this test wait up to a minute per poll. The trigger gets six poll times instead, "every
  * minute at second 0", "… at second 10", …, each a valid once-a-minute schedule (the editor
  * offers "Add Poll Time" for this), which together poll every 10 seconds.
+ *
+ * A second trigger (Max Pages per Poll 3) meets a burst of 4 pages of new posts: the first poll
+ * reads 3 pages and holds them, the next reads on from the cursor and emits all 20, once, oldest
+ * first.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -33,21 +37,44 @@ const trigger = workflow('E2E new posts by polling', [], {
 	),
 });
 
+// A second trigger, for a burst: 4 pages of new posts over a cap of 3 pages per poll.
+const BURST_TERM = '#e2eburst';
+const BURST_PAGE = 5;
+const burstTrigger = workflow('E2E burst over the page cap', [], {
+	first: node(
+		'socialAggregatorDataTrigger',
+		{
+			term: BURST_TERM,
+			platforms: ['Bluesky'],
+			termType: 'hashtag',
+			options: { maxPagesPerPoll: 3 },
+			pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${(second + 5) % 60} * * * * *` })) },
+		},
+		{ name: 'Burst Posts' },
+	),
+});
+
 type Post = Record<string, unknown>;
 const key = (post: Post) => `${String(post.platform)}:${String(post.platform_id)}`;
 const sortByKey = (posts: Post[]) => [...posts].sort((a, b) => key(a).localeCompare(key(b)));
 
 describe('Social Aggregator Data Trigger polled by a real n8n', () => {
 	let workflowId = '';
+	let burstId = '';
 	const ctx = e2eSuite({
 		start: true,
-		beforeStart: async ({ n8n }) => {
+		beforeStart: async ({ n8n, backend }) => {
+			backend.fake?.control.data.configure('Bluesky', { term: BURST_TERM, termType: 'hashtag', pageSize: BURST_PAGE, totalPosts: 3 });
 			workflowId = await n8n.importWorkflow(trigger);
+			burstId = await n8n.importWorkflow(burstTrigger);
 			await n8n.publish(workflowId);
-			return { published: [workflowId] };
+			await n8n.publish(burstId);
+			return { published: [workflowId, burstId] };
 		},
 	});
-	const polls = () => ctx.backend.fake!.control.requests.list({ method: 'GET', path: '/data/posts' });
+	const requestsFor = (term: string) =>
+		ctx.backend.fake!.control.requests.list({ method: 'GET', path: '/data/posts' }).filter((request) => request.query.term === term);
+	const polls = () => requestsFor(TERM);
 
 	/** When a poll was last seen to end; new posts are added only well before the next one. */
 	let lastPollAt = 0;
@@ -118,5 +145,63 @@ describe('Social Aggregator Data Trigger polled by a real n8n', () => {
 		const stored = await ctx.n8n.rest<{ staticData?: Record<string, { seen?: Record<string, string[]> }> }>('GET', `/rest/workflows/${workflowId}`);
 		const memory = stored.staticData?.['node:New Posts']?.seen;
 		assert.ok(memory && Array.isArray(memory.Twitter) && Array.isArray(memory.Bluesky), `the poll memory was not saved: ${JSON.stringify(stored.staticData)}`);
+	});
+
+	it('a burst of 4 pages over a cap of 3 pages per poll: every post emitted once, oldest first, over two polls', async () => {
+		const fake = ctx.backend.fake!;
+		const burstPolls = () => requestsFor(BURST_TERM);
+		assert.equal((await ctx.n8n.executions(burstId)).length, 0);
+		// Between two polls of the burst trigger (they come at second 5, 15, …).
+		const seen = burstPolls().length;
+		await waitFor('a poll of the burst trigger', () => burstPolls().length > seen, { timeoutMs: 25_000, intervalMs: 50 });
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const added = fake.control.data.addPosts('Bluesky', BURST_TERM, 4 * BURST_PAGE, 'hashtag');
+		const before = burstPolls().length;
+		// The first poll after the burst reads its 3 pages and holds them: no execution yet.
+		await waitFor('the poll that meets the burst', () => burstPolls().length >= before + 3, { timeoutMs: 25_000, intervalMs: 50 });
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		assert.equal(burstPolls().length, before + 3, 'one poll should stop at 3 pages');
+		assert.equal((await ctx.n8n.executions(burstId)).length, 0, 'the held posts should not be emitted yet');
+		const executions = await ctx.n8n.waitForExecutions(burstId, 1, { timeoutMs: 30_000 });
+		assert.equal(executions.length, 1);
+		const items = (await ctx.n8n.execution(executions[0].id)).items('Burst Posts');
+		assert.equal(new Set(items.map(key)).size, 4 * BURST_PAGE);
+		assert.deepEqual(sortByKey(items).map(key), sortByKey(added).map(key));
+		const times = items.map((item) => Date.parse(String(item.post_created_at)));
+		assert.deepEqual(times, [...times].sort((a, b) => a - b));
+		// The second poll read on from the held cursor, not from the newest page.
+		assert.ok(burstPolls()[before + 3].query.cursor, 'the second poll should continue from the cursor');
+		await new Promise((resolve) => setTimeout(resolve, 11_000));
+		assert.equal((await ctx.n8n.executions(burstId)).length, 1, 'a later poll emitted the burst again');
+	});
+
+	it('with Log Only, a poll where a platform failed starts an execution that shows the failure as a warning', async () => {
+		const fake = ctx.backend.fake!;
+		await betweenPolls();
+		const before = (await ctx.n8n.executions(workflowId)).length;
+		// Twice: the trigger asks a platform once more within the same poll after a transient failure.
+		fake.control.data.fail('Twitter', { errorCode: 'platform_error', times: 2, term: TERM, message: 'Twitter is down for the test' });
+		const executions = await ctx.n8n.waitForExecutions(workflowId, before + 1, { timeoutMs: 30_000 });
+		lastPollAt = Date.now();
+		const execution = await ctx.n8n.execution(executions[0].id);
+		assert.equal(executions[0].status, 'success');
+		assert.deepEqual(execution.items('New Posts'), []);
+		const hints = (execution.run.data.resultData.runData['New Posts']?.[0]?.hints ?? []) as Array<{ message: string; type?: string }>;
+		assert.ok(
+			hints.some((hint) => hint.type === 'warning' && hint.message.includes('Twitter is down for the test')),
+			`no warning hint on the execution: ${JSON.stringify(hints)}`,
+		);
+	});
+
+	it('a manual run ("Fetch Test Event") shows the latest posts without touching the memory', async () => {
+		const stored = async () =>
+			JSON.stringify((await ctx.n8n.rest<{ staticData?: unknown }>('GET', `/rest/workflows/${workflowId}`)).staticData);
+		const memory = await stored();
+		const run = await ctx.n8n.runManually(workflowId);
+		run.assertSuccess();
+		const items = run.items('New Posts');
+		assert.ok(items.length > 0 && items.length <= 5, `expected the latest posts, got ${items.length}`);
+		for (const item of items) assert.ok(PLATFORMS.includes(String(item.platform)));
+		assert.equal(await stored(), memory);
 	});
 });

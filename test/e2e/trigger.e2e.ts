@@ -2,22 +2,41 @@
  * The Social Aggregator Trigger in a real n8n: published before `n8n start`, it registers its
  * webhook with the fake service on activation; a feed sync delivers one signed `post.created`,
  * which runs the workflow exactly once, with the delivered posts as items, however often the
- * service retries it; a forged or unsigned
- * delivery is refused with 401 and runs nothing.
+ * service retries it, also after n8n restarts between the delivery and its retry (the node
+ * after the trigger acts once); a forged or unsigned delivery is refused with 401 and runs nothing.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { SEEDED } from '../fake-service';
-import { e2eSuite, node, sleep, webhookPath, workflow } from './lib';
+import { e2eSuite, node, recordTiming, sleep, webhookPath, workflow } from './lib';
 
-const trigger = workflow('E2E post.created', [], {
-	first: node(
-		'socialAggregatorTrigger',
-		{ events: ['post.created'], output: 'eachPost', options: { allowHttp: true } },
-		{ name: 'On New Posts' },
-	),
-});
+// The node after the trigger pins each delivered post: its requests are the side effects counted.
+const trigger = workflow(
+	'E2E post.created',
+	[
+		node(
+			'socialAggregator',
+			{
+				resource: 'post',
+				operation: 'pin',
+				feedId: { __rl: true, mode: 'id', value: '={{ $json.feed.id }}' },
+				postId: '={{ $json.id }}',
+			},
+			{ name: 'Pin' },
+		),
+	],
+	{
+		first: node(
+			'socialAggregatorTrigger',
+			{ events: ['post.created'], output: 'eachPost', options: { allowHttp: true } },
+			{ name: 'On New Posts' },
+		),
+	},
+);
+
+const pins = (fake: NonNullable<ReturnType<typeof e2eSuite>['backend']['fake']>) =>
+	fake.control.requests.list({ method: 'POST' }).filter((request) => /\/posts\/[^/]+\/pin$/.test(request.path));
 
 describe('Social Aggregator Trigger in a real n8n', () => {
 	let workflowId = '';
@@ -100,6 +119,28 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		);
 		await sleep(1500);
 		assert.equal((await ctx.n8n.executions(workflowId)).length, 1, 'a retried delivery ran the workflow again');
+		assert.equal(pins(fake).length, 3, 'each delivered post is pinned once');
+	});
+
+	it('acts once on a delivery retried after n8n restarts (the same bytes again)', async () => {
+		const fake = ctx.backend.fake!;
+		const [delivery] = fake.control.webhooks.deliveries({ event: 'post.created' }).filter((d) => d.url === url());
+		const port = ctx.n8n.port;
+		await ctx.n8n.stop();
+		const restarted = Date.now();
+		await ctx.n8n.start({ port, webhooks: [webhookPath(trigger, 'On New Posts')] });
+		recordTiming('n8n restart until the trigger answers', Date.now() - restarted);
+		await fake.control.webhooks.redeliver(delivery.id);
+		await fake.control.webhooks.settle();
+		const again = fake.control.webhooks.deliveries({ event: 'post.created' }).find((d) => d.id === delivery.id)!;
+		assert.equal(again.attempts.at(-1)?.status, 200);
+		// The new process has no memory of the delivery: it starts an execution, whose trigger passes nothing on.
+		const executions = await ctx.n8n.waitForExecutions(workflowId, 2);
+		const retried = await ctx.n8n.execution(executions[0].id);
+		assert.equal(executions[0].status, 'success');
+		assert.deepEqual(retried.items('On New Posts'), []);
+		assert.ok(!retried.nodesRun.includes('Pin'), `the node after the trigger ran again: ${retried.nodesRun.join(', ')}`);
+		assert.equal(pins(fake).length, 3, 'a post was pinned again after the restart');
 	});
 
 	it('refuses a forged delivery with 401 and runs nothing', async () => {
@@ -109,6 +150,6 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		const unsigned = await fake.control.webhooks.deliver({ url: url(), event: 'post.created', signature: null });
 		assert.equal(unsigned.status, 401);
 		await sleep(1000);
-		assert.equal((await ctx.n8n.executions(workflowId)).length, 1, 'a forged delivery ran the workflow');
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 2, 'a forged delivery ran the workflow');
 	});
 });

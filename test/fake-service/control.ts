@@ -16,7 +16,7 @@ import { openConnectionLink, socialAccountJson } from './social';
 import type { Account, Delivery, EmailRecord, ModerationStatus } from './types';
 import { acceptInvitation, consumeSignInToken, userJson } from './users';
 import { ApiError, isPlainObject, iso, notFound, parseIntStrict, type JsonObject } from './util';
-import { type ForgedDelivery } from './webhooks';
+import { type ForgedDelivery, type TestDeliveryTiming } from './webhooks';
 
 export interface RequestFilter {
 	method?: string;
@@ -124,6 +124,8 @@ export interface Control {
 		deliver(forged: ForgedDelivery): ReturnType<Service['webhooks']['deliver']>;
 		emit(accountId: number, event: string, data: unknown): string[];
 		setStatus(webhookId: number, status: 'active' | 'paused' | 'disabled'): void;
+		/** When Send Test delivers: after its 202 starts (default) or before it answers. */
+		setTestDelivery(timing: TestDeliveryTiming): void;
 	};
 
 	data: {
@@ -273,6 +275,9 @@ export function buildControl(svc: Service): Control {
 			redeliver: async (id) => deliveryView(await svc.webhooks.redeliver(id)),
 			deliver: (forged) => svc.webhooks.deliver(forged),
 			emit: (accountId, event, data) => svc.webhooks.emit(accountId, event, data).map((d) => d.id),
+			setTestDelivery: (timing) => {
+				svc.webhooks.testDelivery = timing;
+			},
 			setStatus: (id, status) => {
 				const w = svc.state.webhooks.get(id);
 				if (!w) throw notFound('Webhook');

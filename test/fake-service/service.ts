@@ -126,6 +126,7 @@ export class Service {
 
 	reset(): void {
 		this.webhooks.stop();
+		this.webhooks.testDelivery = this.options.webhooks?.testDelivery ?? 'afterAnswer';
 		this.clock.restart();
 		this.state = buildSeed(this);
 		this.faults.clear();

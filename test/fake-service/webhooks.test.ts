@@ -117,6 +117,25 @@ describe('webhook subscriptions', () => {
 	});
 });
 
+describe('test deliveries', () => {
+	test('Send Test answers 202 as its delivery starts by default, or only after the delivery was answered', async () => {
+		const w = await subscribe();
+		const before = await h.api.post(`/webhooks/${w.id}/test`, {});
+		expect(before.status).toBe(202);
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toHaveLength(1);
+
+		rx.reset();
+		h.fake.control.webhooks.setTestDelivery('beforeAnswer');
+		const answered = await h.api.post(`/webhooks/${w.id}/test`, {});
+		expect(answered.status).toBe(202);
+		// Received before the answer came back: no settling needed.
+		expect(rx.received).toHaveLength(1);
+		expect(rx.received[0].body).toMatchObject({ id: answered.body.data.delivery_id, data: { test: true } });
+		h.fake.control.reset();
+	});
+});
+
 describe('deliveries', () => {
 	test('send test: 202; body { id, event, occurred_at, data.test }; signature recomputed from secret and raw body matches', async () => {
 		const w = await subscribe();

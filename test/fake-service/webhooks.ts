@@ -15,7 +15,14 @@ export interface WebhookOptions {
 	timeoutMs?: number;
 	/** consecutive_failures at which a subscription becomes disabled. Default 10. */
 	disableAfter?: number;
+	/**
+	 * When `POST /webhooks/{id}/test` sends its delivery: `afterAnswer` (default) answers 202
+	 * as the first attempt starts; `beforeAnswer` answers only after that attempt got its answer.
+	 */
+	testDelivery?: TestDeliveryTiming;
 }
+
+export type TestDeliveryTiming = 'afterAnswer' | 'beforeAnswer';
 
 export interface AttemptResult {
 	status: number | null;
@@ -128,6 +135,10 @@ export class WebhookEngine {
 
 	readonly disableAfter: number;
 
+	testDelivery: TestDeliveryTiming;
+
+	private firstAttempts = new Map<string, Promise<void>>();
+
 	private timers = new Map<string, NodeJS.Timeout>();
 
 	private inflight = new Set<Promise<void>>();
@@ -143,6 +154,7 @@ export class WebhookEngine {
 		this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
 		this.timeoutMs = options.timeoutMs ?? 5000;
 		this.disableAfter = options.disableAfter ?? 10;
+		this.testDelivery = options.testDelivery ?? 'afterAnswer';
 	}
 
 	headersFor(signature: string | null): Record<string, string> {
@@ -181,7 +193,10 @@ export class WebhookEngine {
 			createdAt: state.nowIso(),
 		};
 		state.deliveries.set(id, delivery);
-		this.track(this.attempt(delivery));
+		const first = this.attempt(delivery);
+		this.track(first);
+		this.firstAttempts.set(id, first);
+		first.finally(() => this.firstAttempts.delete(id)).catch(() => undefined);
 		return delivery;
 	}
 
@@ -227,6 +242,11 @@ export class WebhookEngine {
 		} else {
 			delivery.state = 'failed';
 		}
+	}
+
+	/** Resolves when the first attempt of a delivery got its answer (at once when it already did). */
+	async firstAttempt(deliveryId: string): Promise<void> {
+		await this.firstAttempts.get(deliveryId);
 	}
 
 	/** Send the same delivery (same id and body) again now. */
@@ -421,7 +441,7 @@ export function registerWebhooks(svc: Service): void {
 		return { status: 204 };
 	});
 
-	api.post('/webhooks/:id/test', (ctx) => {
+	api.post('/webhooks/:id/test', async (ctx) => {
 		const w = webhookFor(ctx);
 		const body = bodyObject(ctx.body);
 		let event = w.subscribedEvents[0];
@@ -430,6 +450,7 @@ export function registerWebhooks(svc: Service): void {
 			event = body.event;
 		}
 		const delivery = svc.webhooks.create(w, event, sampleData(ctx, event));
+		if (svc.webhooks.testDelivery === 'beforeAnswer') await svc.webhooks.firstAttempt(delivery.id);
 		return { status: 202, body: { data: { delivery_id: delivery.id, event } } };
 	});
 

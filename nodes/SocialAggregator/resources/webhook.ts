@@ -61,6 +61,17 @@ export const webhookDescription: INodeProperties[] = [
 				routing: route({ method: 'GET', url: '/webhooks', list: 'paged', omit: noSecret }),
 			},
 			{
+				name: 'Re-Enable',
+				value: 'reEnable',
+				description:
+					'Set a paused or disabled subscription (for example after 10 failed deliveries) active again, with its failure count reset',
+				action: 'Re enable a webhook',
+				routing: (() => {
+					const routing = route({ method: 'PATCH', url: webhookUrl, omit: noSecret, prepare: [webhookId], verify: 'the webhook (Webhook › Get)' });
+					return { ...routing, request: { ...routing.request, body: { status: 'active' } } };
+				})(),
+			},
+			{
 				name: 'Send Test',
 				value: 'sendTest',
 				description: 'Send a signed test delivery to the webhook’s URL',
@@ -106,7 +117,7 @@ export const webhookDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 7',
 		description: 'The ID of the webhook subscription',
-		displayOptions: { show: { ...show, operation: ['delete', 'get', 'sendTest', 'update'] } },
+		displayOptions: { show: { ...show, operation: ['delete', 'get', 'reEnable', 'sendTest', 'update'] } },
 	},
 
 	// Create

@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
 import { oldestFirst, pollOnce, postKey, type PollState } from '../../../nodes/SocialAggregatorDataTrigger/poll';
@@ -99,17 +99,47 @@ describe('pollOnce', () => {
 		expect(api.rounds).toHaveLength(1);
 	});
 
-	it('stops at the page budget and says which platforms were cut short', async () => {
+	it('holds a burst larger than the page budget and emits all of it on the next poll, once, oldest first', async () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 1);
 		const state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.fetch)).state;
 		const newer = api.add('Bluesky', 10);
-		const result = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.fetch, { maxPages: 2 });
-		expect(result.requests).toBe(2);
-		expect(result.truncated).toEqual(['Bluesky']);
-		expect(ids(result.posts)).toEqual(ids(newer.slice(4)));
-		const next = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, result.state, api.fetch, { maxPages: 2 });
-		expect(next.posts).toEqual([]);
+		const first = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.fetch, { maxPages: 2 });
+		expect(first.requests).toBe(2);
+		expect(first.truncated).toEqual(['Bluesky']);
+		expect(first.held).toEqual({ Bluesky: 6 });
+		expect(first.posts).toEqual([]);
+		const second = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, first.state, api.fetch, { maxPages: 2 });
+		expect(api.rounds.at(-1)?.cursor).toBeDefined();
+		expect(ids(second.posts)).toEqual(ids(newer));
+		expect(second.truncated).toEqual([]);
+		expect(second.state.backlog).toBeUndefined();
+		const later = api.add('Bluesky', 2);
+		const third = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, second.state, api.fetch, { maxPages: 2 });
+		expect(ids(third.posts)).toEqual(ids(later));
+		const fourth = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, third.state, api.fetch, { maxPages: 2 });
+		expect(fourth.posts).toEqual([]);
+	});
+
+	it('reads a backlog on over several polls, and the other platforms go on meanwhile', async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 1);
+		api.add('Twitter', 1);
+		let state = (await pollOnce(search, {}, api.fetch)).state;
+		const burst = api.add('Bluesky', 14);
+		const emitted: DataPost[] = [];
+		let twitter: DataPost[] = [];
+		for (let poll = 0; poll < 8; poll++) {
+			// New posts meanwhile shift the stub's offset cursors: pages repeat posts, which count once.
+			if (poll === 1) twitter = api.add('Twitter', 1);
+			if (poll === 2) burst.push(...api.add('Bluesky', 2));
+			const result = await pollOnce(search, state, api.fetch, { maxPages: 2 });
+			emitted.push(...result.posts);
+			state = result.state;
+		}
+		expect(ids(emitted.filter((p) => p.platform === 'Bluesky'))).toEqual(ids(burst));
+		expect(ids(emitted.filter((p) => p.platform === 'Twitter'))).toEqual(ids(twitter));
+		expect(state.backlog).toBeUndefined();
 	});
 
 	it('reports a failing platform, keeps its memory, and emits the others', async () => {
@@ -250,5 +280,46 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		const all = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
 		all.api.failing.Bluesky = { code: 'invalid_term', times: 5 };
 		await expect(node.poll.call(all.context)).rejects.toThrow('Every platform failed');
+	});
+
+	it('with Log Only, a failed platform starts an execution whose trigger shows it as a warning hint and passes only posts on', async () => {
+		const log = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger');
+		log.api.add('Bluesky', 1);
+		log.api.add('Twitter', 1);
+		await node.poll.call(log.context);
+		log.api.failing.Twitter = { code: 'invalid_term', times: 5 };
+		// Nothing new: the failure alone still starts an execution.
+		const polled = await node.poll.call(log.context);
+		expect(polled?.[0]).toHaveLength(1);
+		const hints: unknown[] = [];
+		const execution = {
+			getMode: () => 'trigger',
+			getInputData: () => polled![0],
+			addExecutionHints: (...added: unknown[]) => hints.push(...added),
+		} as unknown as IExecuteFunctions;
+		expect(await node.execute.call(execution)).toEqual([[]]);
+		expect(hints).toEqual([
+			expect.objectContaining({ type: 'warning', message: expect.stringContaining('Twitter broke (invalid_term)') }),
+		]);
+
+		const fresh = log.api.add('Bluesky', 1);
+		const withPosts = await node.poll.call(log.context);
+		const passed = await node.execute.call({ ...execution, getInputData: () => withPosts![0] } as unknown as IExecuteFunctions);
+		expect(passed[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
+		expect(passed[0].map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
+	});
+
+	it('keeps a burst over Max Pages per Poll in its memory and emits it whole on the next poll', async () => {
+		const { context, api, staticData } = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto', options: { maxPagesPerPoll: 3 } }, 'trigger');
+		api.add('Bluesky', 1);
+		await node.poll.call(context);
+		const burst = api.add('Bluesky', 11);
+		const first = await node.poll.call(context);
+		// Only an info note: no execution.
+		expect(first).toBeNull();
+		expect((staticData.backlog as Record<string, { posts: unknown[] }>).Bluesky.posts).toHaveLength(9);
+		const second = await node.poll.call(context);
+		expect(second?.[0].map((i) => i.json.platform_id)).toEqual(ids(burst));
+		expect(staticData.backlog).toBeUndefined();
 	});
 });

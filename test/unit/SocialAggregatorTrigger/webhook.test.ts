@@ -158,23 +158,46 @@ describe('webhook()', () => {
 		expect(seenBeforeInProcess('wf-1:a', 'd1')).toBe(true);
 	});
 
-	it('emits a delivery once however often it is retried, and remembers across restarts', async () => {
-		const { raw, headers } = signed(postCreated('dlv_9'));
-		const staticData: IDataObject = {
-			subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } },
-		};
-		const results = [];
-		for (let i = 0; i < 3; i++) {
-			// A fresh context and process each time: only the static data carries over, as after a restart.
-			forgetDeliveriesInProcess();
-			const { context } = webhookContext(raw, headers, { staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject });
-			results.push(await node.webhook.call(context));
-			Object.assign(staticData, (context.getWorkflowStaticData('node') as IDataObject));
+	it('never writes static data, whether it emits, ignores or refuses a delivery', async () => {
+		const cases: Array<[Buffer, IDataObject, IDataObject]> = [
+			[signed(postCreated('w1')).raw, signed(postCreated('w1')).headers, {}],
+			[signed(postCreated('w2', { test: true })).raw, signed(postCreated('w2', { test: true })).headers, { options: { includeTestDeliveries: false } }],
+			[signed(postCreated('w3')).raw, { 'content-type': 'application/json' }, {}],
+		];
+		for (const [raw, headers, parameters] of cases) {
+			const writes: string[] = [];
+			const data = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
+			const watched = new Proxy(data as IDataObject, {
+				set(target, key, value) {
+					writes.push(String(key));
+					return Reflect.set(target, key, value);
+				},
+				deleteProperty(target, key) {
+					writes.push(String(key));
+					return Reflect.deleteProperty(target, key);
+				},
+			});
+			const { context } = webhookContext(raw, headers, { parameters, staticData: watched });
+			await node.webhook.call(context);
+			expect(writes).toEqual([]);
 		}
-		expect(results[0].workflowData?.[0]).toHaveLength(2);
-		expect(results[1]).toEqual({ webhookResponse: { received: true, duplicate: true } });
-		expect(results[2]).toEqual({ webhookResponse: { received: true, duplicate: true } });
-		expect(staticData.recentDeliveries).toEqual(['dlv_9']);
+	});
+
+	it('verifies a delivery with the secret this process just registered, before n8n attaches the static data', async () => {
+		const api = new WebhookApiStub();
+		const url = 'https://n8n.example.com/webhook-test/abc/webhook';
+		const hook = hookContext({ api, url, mode: 'manual', activation: 'manual', parameters: { options: {} } });
+		await node.webhookMethods.default.create.call(hook.context as never);
+		const secret = api.secrets.get(1)!;
+		const { raw, headers } = signed(postCreated('dlv_early', { test: true }), secret);
+		// n8n has not attached the static data yet: the webhook sees none.
+		const { context } = webhookContext(raw, headers, { staticData: {}, mode: 'manual' });
+		expect((await node.webhook.call(context)).workflowData?.[0][0].json).toMatchObject({ event_id: 'dlv_early', test: true });
+		// Once removed, the copy is gone too.
+		await node.webhookMethods.default.delete.call(hook.context as never);
+		const late = webhookContext(raw, headers, { staticData: {}, mode: 'manual' });
+		expect(await node.webhook.call(late.context)).toEqual({ noWebhookResponse: true });
+		expect(late.sent.status).toBe(401);
 	});
 
 	it('verifies a test-mode delivery with the test subscription’s secret', async () => {

@@ -24,7 +24,7 @@ const EXPECTED: Record<string, string[]> = {
 	socialAccount: ['Create Connection Link', 'Disconnect', 'Get Connection Status', 'Get Many'],
 	source: ['Create', 'Delete', 'Get Many'],
 	user: ['Assign Feed', 'Create Sign-In Token', 'Delete', 'Invite'],
-	webhook: ['Create', 'Delete', 'Get', 'Get Many', 'Send Test', 'Update'],
+	webhook: ['Create', 'Delete', 'Get', 'Get Many', 'Re-Enable', 'Send Test', 'Update'],
 };
 
 test('the node is declarative, usable as a tool, with light and dark icons', () => {

@@ -520,6 +520,15 @@ describe('Webhook', () => {
 		expect(outputOf(run)).toEqual([{ deleted: true, id }]);
 	});
 
+	test('Re-Enable sets a disabled subscription active again, without its secret', async () => {
+		const id = SEEDED.webhooks.acmeActive;
+		fake.control.webhooks.setStatus(id, 'disabled');
+		const run = await runNode(fake, { resource: 'webhook', operation: 'reEnable', webhookId: String(id) });
+		expect(run.requests.map(sent)).toEqual([{ method: 'PATCH', path: `/webhooks/${id}`, query: {}, body: { status: 'active' } }]);
+		expect(outputOf(run)).toEqual([expect.objectContaining({ id, status: 'active' })]);
+		expect(outputOf(run)[0]).not.toHaveProperty('secret');
+	});
+
 	test('Send Test starts a delivery, for the first event or the one chosen', async () => {
 		const id = SEEDED.webhooks.acmePaused;
 		const first = await runNode(fake, { resource: 'webhook', operation: 'sendTest', webhookId: String(id) });

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { firstTimeItems, type ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/once';
 import { start, type FakeService } from '../../fake-service/server';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
 import { credentialsFor } from '../support';
@@ -163,13 +164,29 @@ describe('deliveries from the service', () => {
 		for (let i = 0; i < 3; i++) await fake.control.webhooks.redeliver(delivery.id);
 		await fake.control.webhooks.settle();
 
+		// In one process, copies stop in webhook() and start no execution.
 		expect(receiver.received.map((r) => [r.deliveryId, r.status])).toEqual(Array(4).fill([delivery.id, 200]));
 		expect(receiver.received.map((r) => r.items.length)).toEqual([2, 0, 0, 0]);
 
-		// n8n restarts: only the stored static data carries over.
+		// n8n restarts: the process memory is gone, so webhook() emits the retry again; the execution
+		// phase (execute(), over n8n's database, here a list standing in for it) passes it on no more.
+		const database: string[] = [];
+		const store: ProcessedStore = {
+			checkAndRecord: async (ids) => {
+				const fresh = ids.filter((id) => !database.includes(id));
+				database.push(...fresh);
+				return { new: fresh, processed: ids.filter((id) => !fresh.includes(id)) };
+			},
+		};
+		const first = await firstTimeItems(receiver.received[0].items, store, 'wf:node');
+		expect(first.items).toHaveLength(2);
 		trigger({ staticData: harness.staticData });
 		await fake.control.webhooks.redeliver(delivery.id);
-		expect(receiver.received.at(-1)).toMatchObject({ deliveryId: delivery.id, status: 200, items: [] });
+		const afterRestart = receiver.received.at(-1)!;
+		expect(afterRestart).toMatchObject({ deliveryId: delivery.id, status: 200 });
+		expect(afterRestart.items).toHaveLength(2);
+		const again = await firstTimeItems(afterRestart.items, store, 'wf:node');
+		expect(again).toEqual({ items: [], duplicates: [delivery.id] });
 		expect(fake.control.webhooks.deliveries({ webhookId: storedId(harness) })[0].attempts).toHaveLength(5);
 	});
 

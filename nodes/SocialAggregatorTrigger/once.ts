@@ -1,0 +1,138 @@
+import { sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/**
+ * Keys kept in n8n's database per trigger node (three per delivery), the oldest dropped first:
+ * far more than the deliveries a service retries at any one time.
+ */
+export const PROCESSED_DELIVERIES_KEPT = 15_000;
+
+/**
+ * Tie-break rounds after the first check, each after a random wait: the
+ * executions that both found a delivery new (their checks overlapped in two
+ * processes) record `<id>#<round>`, and only the first to do so goes on.
+ */
+const TIE_BREAK_ROUNDS = 2;
+
+/** Wait before a tie-break round: at least this, plus a random part of the spread. */
+const ROUND_MIN_MS = 10;
+const ROUND_SPREAD_MS = 150;
+
+/** Attempts of one check when the database refuses a write (two first writes at once). */
+const ATTEMPTS = 3;
+
+/** Check-and-record over n8n's database: which of `ids` were recorded before this call. */
+export interface ProcessedStore {
+	checkAndRecord(ids: string[]): Promise<{ new: string[]; processed: string[] }>;
+}
+
+/** The processed-data helpers of an execution, scoped to this trigger node. */
+export function databaseStore(ctx: IExecuteFunctions): ProcessedStore {
+	return {
+		async checkAndRecord(ids) {
+			const result = await ctx.helpers.checkProcessedAndRecord(ids, 'node', {
+				mode: 'entries',
+				maxEntries: PROCESSED_DELIVERIES_KEPT,
+			});
+			return { new: result.new.map(String), processed: result.processed.map(String) };
+		},
+	};
+}
+
+/**
+ * Checks in this process, one at a time per trigger: n8n's check reads the
+ * node's whole list and writes it back, so two checks in one process at once
+ * could both find an id new, or drop each other's ids.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+	const before = queues.get(key) ?? Promise.resolve();
+	const run = before.then(task, task);
+	const tail = run.catch(() => undefined);
+	queues.set(key, tail);
+	try {
+		return await run;
+	} finally {
+		if (queues.get(key) === tail) queues.delete(key);
+	}
+}
+
+async function withRetries<T>(task: () => Promise<T>): Promise<T> {
+	let lastError: unknown;
+	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+		try {
+			return await task();
+		} catch (error) {
+			// Two first records at once: one insert fails on the row's unique key; the next try updates that row.
+			lastError = error;
+			await sleep(20 * (attempt + 1));
+		}
+	}
+	throw lastError;
+}
+
+/**
+ * The delivery ids of `ids` that no execution recorded before: recorded now,
+ * in n8n's database, which every n8n process shares and which outlives a
+ * restart. n8n's check reads the node's list and writes it back whole, so two
+ * processes checking at the same instant can both find an id new; the
+ * tie-break rounds then let only one of them go on (see the README for the
+ * measured rate of what still gets through). Each round writes the ids again,
+ * which also puts back an id that another process's write dropped.
+ */
+export async function claimDeliveries(
+	store: ProcessedStore,
+	key: string,
+	ids: string[],
+	random: () => number = Math.random,
+): Promise<Set<string>> {
+	const unique = Array.from(new Set(ids));
+	if (unique.length === 0) return new Set();
+	const check = async (keys: string[]) =>
+		await oneAtATime(key, async () => await withRetries(async () => await store.checkAndRecord(keys)));
+	let claimed = new Set((await check(unique)).new);
+	for (let round = 2; round <= TIE_BREAK_ROUNDS + 1 && claimed.size > 0; round++) {
+		await sleep(ROUND_MIN_MS + Math.floor(random() * ROUND_SPREAD_MS));
+		const result = await check([...claimed].flatMap((id) => [id, `${id}#${round}`]));
+		const taken = new Set(result.processed);
+		claimed = new Set([...claimed].filter((id) => !taken.has(`${id}#${round}`)));
+	}
+	return claimed;
+}
+
+/** The delivery an item of the trigger came from: `event_id` on a post's item, else the delivery's `id`. */
+export function itemDeliveryId(json: IDataObject): string | undefined {
+	const id = 'event_id' in json ? json.event_id : json.id;
+	if (typeof id === 'string' && id !== '') return id;
+	if (typeof id === 'number') return String(id);
+	return undefined;
+}
+
+/**
+ * The items of deliveries no execution has acted on yet, each with its
+ * pairedItem. Items without a delivery id pass unchecked.
+ */
+export async function firstTimeItems(
+	items: INodeExecutionData[],
+	store: ProcessedStore,
+	key: string,
+): Promise<{ items: INodeExecutionData[]; duplicates: string[] }> {
+	const ids = items.map((item) => itemDeliveryId(item.json));
+	const claimed = await claimDeliveries(
+		store,
+		key,
+		ids.filter((id): id is string => id !== undefined),
+	);
+	const duplicates = new Set<string>();
+	const kept: INodeExecutionData[] = [];
+	items.forEach((item, index) => {
+		const id = ids[index];
+		if (id !== undefined && !claimed.has(id)) {
+			duplicates.add(id);
+			return;
+		}
+		kept.push({ json: item.json, ...(item.binary ? { binary: item.binary } : {}), pairedItem: { item: index } });
+	});
+	return { items: kept, duplicates: [...duplicates] };
+}
