@@ -22,8 +22,11 @@ import {
 	idList,
 	ignoreReason,
 	parseDelivery,
-	seenBeforeInProcess,
+	handledInProcess,
+	rawDeliveryId,
+	rememberHandled,
 	wantedEvents,
+	type Delivery,
 	type OutputMode,
 } from './delivery';
 import { checkExists, create, remove, secretRegisteredHere, storedSubscriptions } from './lifecycle';
@@ -201,37 +204,33 @@ export class SocialAggregatorTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const delivery = parseDelivery(request.rawBody);
-		if (!delivery) {
-			this.getResponseObject()
-				.status(400)
-				.json({ error: { code: 'invalid_body', message: 'The body is not a JSON object' } });
-			return { noWebhookResponse: true };
-		}
+		const text = request.rawBody === undefined ? '' : request.rawBody.toString('utf8');
+		const delivery = parseDelivery(text);
+		if (!delivery) return refuse(this, 400, 'invalid_body', 'The body is not a JSON object');
+		// The id as the service wrote it: a number past 2^53 keeps every digit.
+		const id = rawDeliveryId(text) ?? deliveryId(delivery);
+		if (id !== undefined) delivery.id = /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 
 		// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
 		// Static data is only read here: n8n would save a write over changes made meanwhile.
-		const id = deliveryId(delivery);
-		if (id !== undefined && !manual && seenBeforeInProcess(triggerKey(this), id)) {
+		const key = triggerKey(this);
+		if (id !== undefined && !manual && handledInProcess(key, id)) {
 			this.logger.debug(`Social Aggregator Trigger: delivery ${id} was already received; not emitted again`);
 			return { webhookResponse: { received: true, duplicate: true } };
 		}
 
-		const reason = ignoreReason(delivery, {
-			events: wantedEvents(this.getNodeParameter('events', []), options.additionalEvents),
-			feedIds: idList(options.feedIds),
-			includeTestDeliveries: options.includeTestDeliveries !== false,
-			listeningForTest: manual,
-		});
-		if (reason) {
-			this.logger.debug(`Social Aggregator Trigger: delivery ${id ?? '(no id)'} ignored: ${reason}`);
-			return { webhookResponse: { received: true, ignored: reason } };
+		let answer: IWebhookResponseData;
+		try {
+			answer = handleDelivery(this, delivery, options, manual);
+		} catch (error) {
+			// A signed delivery of a shape nothing here expected: a 4xx that says so, never n8n's 500,
+			// and its id is not remembered, so the service's retry is handled afresh.
+			const reason = error instanceof Error ? error.message : String(error);
+			this.logger.warn(`Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`);
+			return refuse(this, 422, 'unusable_delivery', 'The delivery could not be handled');
 		}
-
-		const mode = this.getNodeParameter('output', 'eachPost') as OutputMode;
-		const items: INodeExecutionData[] = deliveryItems(delivery, mode).map((json) => ({ json }));
-		if (items.length === 0) return { webhookResponse: { received: true } };
-		return { workflowData: [items] };
+		if (id !== undefined && !manual) rememberHandled(key, id);
+		return answer;
 	}
 
 	/**
@@ -252,6 +251,30 @@ export class SocialAggregatorTrigger implements INodeType {
 		}
 		return [items];
 	}
+}
+
+/** Emits a verified delivery's items, or says why it is ignored. */
+function handleDelivery(ctx: IWebhookFunctions, delivery: Delivery, options: IDataObject, manual: boolean): IWebhookResponseData {
+	const reason = ignoreReason(delivery, {
+		events: wantedEvents(ctx.getNodeParameter('events', []), options.additionalEvents),
+		feedIds: idList(options.feedIds),
+		includeTestDeliveries: options.includeTestDeliveries !== false,
+		listeningForTest: manual,
+	});
+	if (reason) {
+		ctx.logger.debug(`Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`);
+		return { webhookResponse: { received: true, ignored: reason } };
+	}
+	const mode = ctx.getNodeParameter('output', 'eachPost') as OutputMode;
+	const items: INodeExecutionData[] = deliveryItems(delivery, mode).map((json) => ({ json }));
+	if (items.length === 0) return { webhookResponse: { received: true } };
+	return { workflowData: [items] };
+}
+
+/** Answers the sender with a status and a JSON error, and starts nothing. */
+function refuse(ctx: IWebhookFunctions, status: number, code: string, message: string): IWebhookResponseData {
+	ctx.getResponseObject().status(status).json({ error: { code, message } });
+	return { noWebhookResponse: true };
 }
 
 function triggerKey(ctx: IWebhookFunctions | IExecuteFunctions): string {

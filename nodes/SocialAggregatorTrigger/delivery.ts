@@ -40,19 +40,82 @@ export function deliveryId(delivery: Delivery): string | undefined {
 	return undefined;
 }
 
+/** The end of the JSON value that starts at `at` (whitespace skipped before it). */
+function valueEnd(text: string, at: number): number {
+	let i = at;
+	let depth = 0;
+	let inString = false;
+	for (; i < text.length; i++) {
+		const c = text[i];
+		if (inString) {
+			if (c === '\\') i++;
+			else if (c === '"') {
+				inString = false;
+				if (depth === 0) return i + 1;
+			}
+		} else if (c === '"') inString = true;
+		else if (c === '{' || c === '[') depth++;
+		else if (c === '}' || c === ']') {
+			if (depth === 0) return i;
+			depth--;
+			if (depth === 0) return i + 1;
+		} else if (c === ',' && depth === 0) return i;
+	}
+	return i;
+}
+
+/**
+ * The top-level `id` of a delivery exactly as the service wrote it: a string's
+ * text, or a number's digits (JSON.parse rounds a number past 2^53, so two
+ * deliveries could share an id). Undefined when there is none of those.
+ */
+export function rawDeliveryId(raw: string): string | undefined {
+	let i = raw.indexOf('{');
+	if (i < 0) return undefined;
+	i++;
+	while (i < raw.length) {
+		while (/\s|,/.test(raw[i] ?? '')) i++;
+		if (raw[i] !== '"') return undefined;
+		const keyEnd = valueEnd(raw, i);
+		let key: unknown;
+		try {
+			key = JSON.parse(raw.slice(i, keyEnd));
+		} catch {
+			return undefined;
+		}
+		i = raw.indexOf(':', keyEnd) + 1;
+		if (i <= 0) return undefined;
+		while (/\s/.test(raw[i] ?? '')) i++;
+		const end = valueEnd(raw, i);
+		const token = raw.slice(i, end).trim();
+		if (key === 'id') {
+			if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)) return token;
+			if (token.startsWith('"')) {
+				try {
+					const text = JSON.parse(token) as unknown;
+					return typeof text === 'string' && text !== '' ? text : undefined;
+				} catch {
+					return undefined;
+				}
+			}
+			return undefined;
+		}
+		i = end;
+	}
+	return undefined;
+}
+
 export function isTestDelivery(delivery: Delivery): boolean {
-	return delivery.data?.test === true;
+	return typeof delivery.data === 'object' && delivery.data !== null && delivery.data.test === true;
 }
 
 /** The feed id a delivery is about: `data.feed.id`, `data.feed` or `data.feed_id`. */
 export function deliveryFeedId(delivery: Delivery): string | undefined {
 	const data = delivery.data;
-	if (!data) return undefined;
+	if (!data || typeof data !== 'object') return undefined;
 	const feed = data.feed;
-	if (feed && typeof feed === 'object' && 'id' in feed) return String((feed as IDataObject).id);
-	if (typeof feed === 'string' || typeof feed === 'number') return String(feed);
-	if (data.feed_id !== undefined && data.feed_id !== null) return String(data.feed_id);
-	return undefined;
+	const id = feed && typeof feed === 'object' ? (feed as IDataObject).id : feed ?? data.feed_id;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /** Why a verified delivery is not emitted, or `undefined` when it is. */
@@ -60,7 +123,8 @@ export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string
 	const test = isTestDelivery(delivery);
 	if (test && filter.listeningForTest) return undefined;
 	if (test && !filter.includeTestDeliveries) return 'test deliveries are turned off';
-	const event = String(delivery.event ?? '');
+	// Only text is an event name: whatever else came (an object, a list) names none.
+	const event = typeof delivery.event === 'string' ? delivery.event : '';
 	if (!test && filter.events.length > 0 && !filter.events.includes(event)) {
 		return `event ${event || '(none)'} is not selected`;
 	}
@@ -79,7 +143,7 @@ export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string
  */
 export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 	if (mode === 'eachDelivery') return [delivery];
-	const data = delivery.data ?? {};
+	const data = delivery.data && typeof delivery.data === 'object' && !Array.isArray(delivery.data) ? delivery.data : {};
 	const posts = Array.isArray(data.posts) ? (data.posts as IDataObject[]) : undefined;
 	if (!posts) return [delivery];
 	if (posts.length === 0) return isTestDelivery(delivery) ? [delivery] : [];
@@ -121,8 +185,17 @@ const seenInProcess = new Map<string, string[]>();
 /** How many trigger nodes the process memory keeps, the least recently used dropped first. */
 const TRIGGERS_REMEMBERED = 1000;
 
-/** Whether this process has seen delivery `id` at trigger `key` before; remembers it either way. */
-export function seenBeforeInProcess(key: string, id: string): boolean {
+/** Whether this process has handled delivery `id` at trigger `key` before. */
+export function handledInProcess(key: string, id: string): boolean {
+	return seenInProcess.get(key)?.includes(id) ?? false;
+}
+
+/**
+ * Remembers that this process handled delivery `id` (emitted it, or ignored it
+ * with a reason): only then, so that a delivery that failed is handled again
+ * when the service retries it.
+ */
+export function rememberHandled(key: string, id: string): void {
 	const memory = rememberDelivery(seenInProcess.get(key), id);
 	seenInProcess.delete(key);
 	seenInProcess.set(key, memory.recent);
@@ -130,7 +203,6 @@ export function seenBeforeInProcess(key: string, id: string): boolean {
 		const oldest = seenInProcess.keys().next().value;
 		if (oldest !== undefined) seenInProcess.delete(oldest);
 	}
-	return memory.seen;
 }
 
 /** Forgets what this process has seen, as a restart does. */

@@ -8,7 +8,9 @@ import {
 	wantedEvents,
 	type Delivery,
 	forgetDeliveriesInProcess,
-	seenBeforeInProcess,
+	handledInProcess,
+	rawDeliveryId,
+	rememberHandled,
 } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../../../nodes/shared/signature';
 import { hookContext, WebhookApiStub } from './stub';
@@ -153,9 +155,9 @@ describe('webhook()', () => {
 
 	it('keeps the process memory of each trigger apart', async () => {
 		forgetDeliveriesInProcess();
-		expect(seenBeforeInProcess('wf-1:a', 'd1')).toBe(false);
-		expect(seenBeforeInProcess('wf-1:b', 'd1')).toBe(false);
-		expect(seenBeforeInProcess('wf-1:a', 'd1')).toBe(true);
+		rememberHandled('wf-1:a', 'd1');
+		expect(handledInProcess('wf-1:a', 'd1')).toBe(true);
+		expect(handledInProcess('wf-1:b', 'd1')).toBe(false);
 	});
 
 	it('never writes static data, whether it emits, ignores or refuses a delivery', async () => {
@@ -261,5 +263,44 @@ describe('delivery helpers', () => {
 	it('merges chosen and typed events', () => {
 		expect(wantedEvents(['b', 'a'], 'c, a ,,')).toEqual(['a', 'b', 'c']);
 		expect(wantedEvents(undefined, undefined)).toEqual([]);
+	});
+});
+
+describe('validly signed deliveries of any shape', () => {
+	beforeEach(() => forgetDeliveriesInProcess());
+
+	function send(rawText: string, parameters: IDataObject = {}) {
+		const raw = Buffer.from(rawText);
+		const { context, sent } = webhookContext(raw, { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) }, { parameters });
+		return { run: node.webhook.call(context), sent };
+	}
+
+	it('an event that is an object is ignored with its reason (2xx), not a 500; a retry of it is handled again only if it was not handled', async () => {
+		const { run, sent } = send('{"id":"d-obj","event":{"toString":1},"data":{"posts":[]}}', { events: ['post.created'] });
+		expect(await run).toEqual({ webhookResponse: { received: true, ignored: 'event (none) is not selected' } });
+		expect(sent.status).toBeUndefined();
+		// It was handled (ignored with a reason), so its retry is a duplicate.
+		expect(await send('{"id":"d-obj","event":{"toString":1},"data":{"posts":[]}}', { events: ['post.created'] }).run).toEqual({
+			webhookResponse: { received: true, duplicate: true },
+		});
+	});
+
+	it('numeric ids past 2^53 keep every digit: two deliveries are two, and the items carry the exact id', async () => {
+		const body = (id: string) => `{"id":${id},"event":"post.created","data":{"posts":[{"id":1}]}}`;
+		const first = await send(body('12345678901234567890')).run;
+		const second = await send(body('12345678901234567891')).run;
+		expect(first.workflowData?.[0][0].json.event_id).toBe('12345678901234567890');
+		expect(second.workflowData?.[0][0].json.event_id).toBe('12345678901234567891');
+		expect((await send(body('12345678901234567890')).run).webhookResponse).toEqual({ received: true, duplicate: true });
+		// A small numeric id stays a number.
+		expect((await send(body('42')).run).workflowData?.[0][0].json.event_id).toBe(42);
+	});
+
+	it('rawDeliveryId reads the top-level id as written, wherever it stands', () => {
+		expect(rawDeliveryId('{"data":{"id":"inner","x":[1,{"id":2}]},"id":9007199254740993}')).toBe('9007199254740993');
+		expect(rawDeliveryId('{ "event": "a,\\"b\\"}", "id" : "dlv_1" }')).toBe('dlv_1');
+		expect(rawDeliveryId('{"id":null}')).toBeUndefined();
+		expect(rawDeliveryId('{"id":{"a":1}}')).toBeUndefined();
+		expect(rawDeliveryId('[1]')).toBeUndefined();
 	});
 });
