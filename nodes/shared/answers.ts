@@ -74,7 +74,7 @@ export function listAnswer(body: unknown, at?: AnswerAt): { data: IDataObject[];
 	if (!isObject(meta)) throw unusable(`\`meta\` is ${kind(meta)}`, at);
 	for (const field of ['page', 'per_page', 'total_count', 'total_pages']) {
 		if (meta[field] !== undefined && !isCount(meta[field])) {
-			throw unusable(`\`meta.${field}\` is ${JSON.stringify(meta[field]) ?? kind(meta[field])}, not a whole number of 0 or more`, at);
+			throw unusable(`\`meta.${field}\` is ${JSON.stringify(meta[field]) ?? kind(meta[field])}, not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`, at);
 		}
 	}
 	return { data, meta: meta as Partial<ListMeta> };
