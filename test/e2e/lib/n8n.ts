@@ -357,6 +357,8 @@ export class N8n {
 		child.stdout?.on('data', onData);
 		child.stderr?.on('data', onData);
 		this.serverExit = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+		// After a restart the log still holds the last start's lines: only this start's count.
+		const logFrom = this.serverLog.length;
 		try {
 			await waitFor(
 				'n8n to answer /healthz/readiness',
@@ -367,7 +369,7 @@ export class N8n {
 				},
 				{ timeoutMs, intervalMs: 100 },
 			);
-			await waitFor('n8n to log that the editor is accessible', () => /Editor is now accessible/.test(this.serverLog), {
+			await waitFor('n8n to log that the editor is accessible', () => /Editor is now accessible/.test(this.serverLog.slice(logFrom)), {
 				timeoutMs: 30_000,
 				intervalMs: 50,
 			});
