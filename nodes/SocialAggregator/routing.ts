@@ -153,9 +153,16 @@ function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: 
 	};
 }
 
-/** What the requests of one input item share: the run's gate, and whether a page of its list has failed for good. */
+/**
+ * What the requests of one input item share: the run's gate, the retry policy
+ * and the request as errors name it, and whether a page of its list has failed
+ * for good.
+ */
 interface Sending {
 	gate: RequestGate;
+	retry: Partial<RetryPolicy>;
+	method: IHttpRequestMethods;
+	request: string;
 	failed: boolean;
 }
 
@@ -188,13 +195,13 @@ async function sendByRules(
 	let answered = false;
 	try {
 		const answer = await sendWithRules(this.getNode(), send, {
-			method: String(base.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods,
+			method: sending.method,
 			itemIndex,
 			secrets,
 			gate: sending.gate,
 			verify,
-			request: `${String(base.options.method ?? 'GET').toUpperCase()} ${String(base.options.url ?? '')}`,
-			retry: retryPolicyOf.call(this),
+			request: sending.request,
+			retry: sending.retry,
 		});
 		answered = true;
 		return answer;
@@ -282,16 +289,18 @@ function sender(spec: RouteSpec) {
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
-		const method = String(requestData.options.method ?? 'GET').toUpperCase();
+		const method = String(requestData.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+		// The request as errors name it, once routing's URL is finished.
+		const request = () => `${method} ${String(requestData.options.url ?? '')}`;
 		const { gate, done } = runGate.call(this);
 		try {
 			await getBaseUrl.call(this, itemIndex);
-			retryPolicyOf.call(this);
+			const retry = retryPolicyOf.call(this);
 			const limit = spec.list ? listLimit.call(this, itemIndex) : undefined;
 			for (const step of spec.prepare ?? []) await step.call(this, requestData.options, itemIndex);
 			finish.call(this, requestData.options);
 
-			const sending: Sending = { gate, failed: false };
+			const sending: Sending = { gate, retry, method, request: request(), failed: false };
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
 				results = await pagedList.call(this, requestData, itemIndex, sending, limit);
@@ -307,9 +316,10 @@ function sender(spec: RouteSpec) {
 				return { json, pairedItem: { item: itemIndex } };
 			});
 		} catch (caught) {
-			const request = `${method} ${String(requestData.options.url ?? '')}`;
 			const error =
-				caught instanceof UnusableAnswer ? unusableAnswerError(this.getNode(), caught, { request, itemIndex }) : caught;
+				caught instanceof UnusableAnswer
+					? unusableAnswerError(this.getNode(), caught, { request: request(), itemIndex })
+					: caught;
 			if (this.continueOnFail()) return [errorItem(this.getNode(), error, itemIndex)];
 			throw toNodeError(this.getNode(), error, itemIndex);
 		} finally {

@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
-import { getWebhookEvents, searchFeeds } from '../shared/loadOptions';
+import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
 import { describeFailure, verifyDelivery } from '../shared/signature';
 import { allowHttpOption } from '../shared/webhookUrl';
 import {
@@ -155,15 +155,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		loadOptions: {
 			getWebhookEvents,
 			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				const options: INodePropertyOptions[] = [];
-				let token: string | undefined;
-				for (let page = 0; page < MAX_FEED_PAGES; page++) {
-					const result = await searchFeeds.call(this, undefined, token);
-					options.push(...result.results.map((r) => ({ name: r.name, value: String(r.value) })));
-					token = result.paginationToken === undefined ? undefined : String(result.paginationToken);
-					if (!token) break;
-				}
-				return options;
+				return await feedOptions.call(this, MAX_FEED_PAGES);
 			},
 		},
 	};

@@ -162,24 +162,24 @@ export function mayHaveActedAdvice(verify?: string): string {
 
 /**
  * An error for a request that never got an answer (reset, refused, timed out).
- * `mayHaveActed`: the request may have reached the service and changed
- * something there; the error then says so, with what to check.
+ * `mayHaveActed`: the advice for a request that may have reached the service
+ * and changed something there (`mayHaveActedAdvice`); the error then says so.
  */
 export function networkError(
 	node: INode,
 	cause: { code?: string; message?: string },
 	attempts: number,
 	itemIndex?: number,
-	mayHaveActed?: { verify?: string },
+	mayHaveActed?: string,
 ): NodeApiError {
 	const reason = cause.code ?? 'a network error';
 	const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
 	const message = mayHaveActed
 		? `The connection to the service failed after the request was sent (${reason}); its answer never came`
 		: `The service could not be reached (${reason}) after ${tries}`;
-	const description = mayHaveActed
-		? mayHaveActedAdvice(mayHaveActed.verify)
-		: 'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.';
+	const description =
+		mayHaveActed ??
+		'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.';
 	const error = new NodeApiError(
 		node,
 		{ error: { code: cause.code ?? 'network_error', message } },

@@ -278,19 +278,21 @@ export async function sendWithRules(
 							statusCode: response.statusCode,
 							retryAfter: headerValue(response.headers, 'retry-after'),
 						};
-			} else if (unreadableAnswer(failure)) {
-				outcome = { kind: 'malformed', ...unreadableAnswer(failure)! };
 			} else {
+				const unreadable = unreadableAnswer(failure);
 				const code = networkCode(failure);
-				if (!isConnectionFailure(code)) {
+				if (unreadable) {
+					outcome = { kind: 'malformed', ...unreadable };
+				} else if (!isConnectionFailure(code)) {
 					const text = failure instanceof Error ? failure.message : String(failure);
 					const secrets = rules.secrets ? await rules.secrets() : [];
 					throw new NodeOperationError(node, redact(text, secrets), {
 						itemIndex: rules.itemIndex,
 						description: 'The request to the service could not be sent.',
 					});
+				} else {
+					outcome = { kind: 'network', code };
 				}
-				outcome = { kind: 'network', code };
 			}
 			const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
 			if (outcome.kind === 'malformed' || (outcome.kind === 'status' && outcome.statusCode >= 500)) {
@@ -315,10 +317,7 @@ export async function sendWithRules(
 			}
 
 			const unsure = !idempotent && mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
-			if (outcome.kind === 'network') {
-				const sent = unsure ? { verify: rules.verify } : undefined;
-				throw networkError(node, { code: outcome.code }, attempt, rules.itemIndex, sent);
-			}
+			if (outcome.kind === 'network') throw networkError(node, { code: outcome.code }, attempt, rules.itemIndex, unsure);
 			if (outcome.kind === 'malformed') {
 				const to = rules.request ? ` to ${rules.request}` : '';
 				const status = outcome.statusCode === undefined ? '' : ` (HTTP ${outcome.statusCode})`;
@@ -393,8 +392,6 @@ export async function apiRequestFull(
 		method: options.method,
 		url: joinUrl(baseUrl, options.path),
 		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
 		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		headers: { Accept: 'application/json' },
 	};
