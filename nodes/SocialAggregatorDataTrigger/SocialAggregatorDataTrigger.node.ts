@@ -10,12 +10,11 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
-import { AUTO_DETECT, checkDataSearch, platformLabel, type DataSearch } from '../shared/dataSearch';
+import { AUTO_DETECT, checkDataSearch, platformLabel, requestDataRound, type DataSearch } from '../shared/dataSearch';
 import { dataSearchFields } from '../shared/dataSearchFields';
 import { getDataPlatforms } from '../shared/loadOptions';
+import { platformFailureItem } from '../shared/pagination';
 import { refusalError } from '../shared/refusal';
-import { apiRequest } from '../shared/transport';
-import type { DataPostsResponse } from '../shared/types';
 import {
 	DEFAULT_MAX_PAGES_PER_POLL,
 	DEFAULT_REMEMBER_PER_PLATFORM,
@@ -32,7 +31,10 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Aggregator Data Trigger',
 		name: 'socialAggregatorDataTrigger',
-		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
+		icon: {
+			light: 'file:socialAggregator.svg',
+			dark: 'file:socialAggregator.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["term"]}}',
@@ -43,7 +45,13 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
+		credentials: [
+			{
+				name: 'socialAggregatorApi',
+				required: true,
+				testedBy: 'socialAggregatorApiTest',
+			},
+		],
 		properties: [
 			{
 				displayName:
@@ -61,26 +69,26 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				default: {},
 				options: [
 					{
-						displayName: 'Failed Platforms',
+						displayName: 'On Platform Failure',
 						name: 'platformErrors',
 						type: 'options',
 						options: [
 							{
-								name: 'Log Only',
+								name: 'Continue With a Warning',
 								value: 'log',
 								description:
 									'The other platforms go on; the failure shows as a warning on the execution (and in the n8n log)',
 							},
 							{
-								name: 'Emit a Status Item',
+								name: 'Continue With a Status Item per Failed Platform',
 								value: 'emit',
 								description:
-									'Also output an item per failed platform (status "platform_failed", platform, error_code, message)',
+									'Keep the other platforms’ posts and add an item with the failed platform’s error_code and message',
 							},
 						],
 						default: 'log',
 						description:
-							'What happens when platforms fail. With Log Only, a poll where every platform fails is an error.',
+							'What happens when platforms fail. With Continue With a Warning, a poll where every platform fails is an error.',
 					},
 					{
 						displayName: 'Max Pages per Poll',
@@ -123,10 +131,15 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await manualRun(this, search, options);
 
 		const state = this.getWorkflowStaticData('node') as PollState;
-		const result = await pollOnce(search, { search: state.search, seen: state.seen, backlog: state.backlog }, searchRound(this, search), {
-			maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
-			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
-		});
+		const result = await pollOnce(
+			search,
+			{ search: state.search, seen: state.seen, backlog: state.backlog },
+			searchRound(this, search),
+			{
+				maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
+				rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
+			},
+		);
 		reportFailures(this, result.failures, search, options);
 		if (result.recorded.length > 0) {
 			this.logger.info(
@@ -171,31 +184,27 @@ export class SocialAggregatorDataTrigger implements INodeType {
 const NOTE = '__socialAggregatorPollNote';
 
 function noteItem(hint: NodeExecutionHint): INodeExecutionData {
-	return { json: { [NOTE]: { message: hint.message, type: hint.type ?? 'info' } } };
+	return {
+		json: { [NOTE]: { message: hint.message, type: hint.type ?? 'info' } },
+	};
 }
 
 /** An item with its pairedItem, or nothing for a note (added to the execution's hints). */
 function passOn(ctx: IExecuteFunctions, item: INodeExecutionData, index: number): INodeExecutionData[] {
 	const note = item.json[NOTE] as { message?: string; type?: NodeExecutionHint['type'] } | undefined;
 	if (note && typeof note === 'object') {
-		ctx.addExecutionHints({ message: String(note.message ?? ''), type: note.type ?? 'info', location: 'outputPane' });
+		ctx.addExecutionHints({
+			message: String(note.message ?? ''),
+			type: note.type ?? 'info',
+			location: 'outputPane',
+		});
 		return [];
 	}
 	return [{ json: item.json, pairedItem: { item: index } }];
 }
 
 function searchRound(ctx: IPollFunctions | IExecuteFunctions, search: DataSearch): FetchRound {
-	return async (round) =>
-		(await apiRequest.call(ctx, {
-			method: 'GET',
-			path: '/data/posts',
-			qs: {
-				term: search.term,
-				platforms: round.platforms.join(','),
-				...(search.termType ? { term_type: search.termType } : {}),
-				...(round.cursor ? { cursor: round.cursor } : {}),
-			},
-		})) as DataPostsResponse;
+	return async (round) => await requestDataRound(ctx, search, round);
 }
 
 /** The latest posts of one page per platform, without touching the memory: what a manual run shows. */
@@ -204,17 +213,9 @@ async function manualRun(
 	search: DataSearch,
 	options: IDataObject,
 ): Promise<INodeExecutionData[][] | null> {
-	const response = await searchRound(ctx, search)({ platforms: search.platforms });
-	const failures = (response.meta?.platforms ?? [])
-		.filter((s) => !s.success)
-		.map((s) => ({
-			platform: s.platform,
-			code: s.error_code ?? 'platform_error',
-			message: s.message ?? s.error_code ?? 'The platform failed',
-		}));
-	reportFailures(ctx, failures, search, options);
 	const count = Number(options.testPosts ?? DEFAULT_TEST_POSTS);
-	const posts = latestPosts(Array.isArray(response.data) ? response.data : [], search.platforms, count);
+	const { posts, failures } = await latestPosts(search, searchRound(ctx, search), count);
+	reportFailures(ctx, failures, search, options);
 	const items = [
 		...posts.map((json) => ({ json })),
 		...statusItems(options, failures),
@@ -223,7 +224,7 @@ async function manualRun(
 	return items.length > 0 ? [items] : null;
 }
 
-/** With Log Only, each failed platform is a warning on the execution. */
+/** With Continue With a Warning, each failed platform is a warning on the execution. */
 function failureHints(failures: PlatformFailure[], options: IDataObject): NodeExecutionHint[] {
 	if (options.platformErrors === 'emit' || failures.length === 0) return [];
 	return [
@@ -271,6 +272,6 @@ function reportFailures(
 function statusItems(options: IDataObject, failures: PlatformFailure[]): INodeExecutionData[] {
 	if (options.platformErrors !== 'emit') return [];
 	return failures.map((f) => ({
-		json: { status: 'platform_failed', platform: f.platform, error_code: f.code, message: f.message },
+		json: platformFailureItem(f.platform, f, f.attempts),
 	}));
 }

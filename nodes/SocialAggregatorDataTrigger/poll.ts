@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DataSearch } from '../shared/dataSearch';
-import { applyDataResponse, nextDataRound, startDataRounds, type PlatformProgress } from '../shared/pagination';
-import type { DataPost, DataPostsResponse, PlatformStatus } from '../shared/types';
+import { collectRounds, postKey, type PlatformProgress, type RoundAnswer } from '../shared/pagination';
+import type { DataPost } from '../shared/types';
 
 /** Post keys remembered per platform: far more than the pages one poll reads. */
 export const DEFAULT_REMEMBER_PER_PLATFORM = 200;
@@ -31,6 +31,8 @@ export interface PlatformFailure {
 	platform: string;
 	code: string;
 	message: string;
+	/** Failed attempts in a row. */
+	attempts: number;
 }
 
 export interface PollResult {
@@ -48,7 +50,7 @@ export interface PollResult {
 }
 
 /** Fetches one page: the platforms still open and their cursors, comma-joined. */
-export type FetchRound = (round: { platforms: string[]; cursor?: string }) => Promise<DataPostsResponse>;
+export type FetchRound = (round: { platforms: string[]; cursor?: string }) => Promise<RoundAnswer<DataPost>>;
 
 export interface PollOptions {
 	maxPages?: number;
@@ -61,24 +63,21 @@ export function searchIdentity(search: DataSearch): string {
 	return JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
 }
 
-/** A stable key for a post: its platform and platform id, else its URL, else time and text. */
-export function postKey(post: DataPost): string {
+/** A post's key in the memory: `postKey`, else its time and text. */
+export function pollKey(post: DataPost): string {
 	const platform = String(post.platform ?? '').toLowerCase();
-	if (post.platform_id) return `${platform}:id:${String(post.platform_id)}`;
-	if (post.url) return `${platform}:url:${String(post.url)}`;
-	return `${platform}:t:${String(post.post_created_at ?? '')}:${String(post.message ?? '').slice(0, 120)}`;
+	return (
+		postKey(post) ?? `${platform}:t:${String(post.post_created_at ?? '')}:${String(post.message ?? '').slice(0, 120)}`
+	);
 }
 
-/** The posts of a response grouped by the platform asked for (matched without regard to case). */
-export function groupByPlatform(posts: DataPost[], platforms: string[]): Record<string, DataPost[]> {
-	const groups: Record<string, DataPost[]> = Object.fromEntries(platforms.map((p) => [p, []]));
-	for (const post of posts) {
-		const name = String(post.platform ?? '').toLowerCase();
-		const platform =
-			platforms.find((p) => p.toLowerCase() === name) ?? (platforms.length === 1 ? platforms[0] : undefined);
-		if (platform) groups[platform].push(post);
-	}
-	return groups;
+function failureOf(p: PlatformProgress): PlatformFailure {
+	return {
+		platform: p.platform,
+		code: p.error?.code ?? 'platform_error',
+		message: p.error?.message ?? 'The platform failed',
+		attempts: p.failures,
+	};
 }
 
 /**
@@ -100,10 +99,6 @@ export function oldestFirst(lists: DataPost[][]): DataPost[] {
 	}
 	timed.sort((a, b) => a.time - b.time || a.order - b.order);
 	return timed.map((t) => t.post);
-}
-
-function statusOf(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
-	return statuses.find((s) => String(s.platform).toLowerCase() === platform.toLowerCase());
 }
 
 /**
@@ -142,58 +137,36 @@ export async function pollOnce(
 	}
 
 	const found: Record<string, DataPost[]> = Object.fromEntries(search.platforms.map((p) => [p, []]));
-	const keysFound: Record<string, Set<string>> = Object.fromEntries(
-		search.platforms.map((p) => [p, new Set((backlog[p]?.posts ?? []).map(postKey))]),
-	);
-	const roundOptions = { maxPlatformRetries: options.maxPlatformRetries ?? 1 };
 	let requests = 0;
 
-	/** Reads rounds for `progress` until each platform is finished or the budget is spent. */
-	async function read(start: PlatformProgress[]): Promise<PlatformProgress[]> {
-		let progress = start;
-		while (requests < maxPages) {
-			const round = nextDataRound(progress, roundOptions);
-			if (!round) break;
-			const response = await fetchRound(round);
-			requests++;
-			const statuses = Array.isArray(response?.meta?.platforms) ? response.meta.platforms : [];
-			const groups = groupByPlatform(Array.isArray(response?.data) ? response.data : [], round.platforms);
-			const counts: Record<string, number> = {};
-			const finished = new Set<string>();
-			for (const platform of round.platforms) {
-				if (!statusOf(statuses, platform)?.success) continue;
-				let met = false;
-				let added = 0;
-				for (const post of groups[platform]) {
-					const key = postKey(post);
-					if (seenSets[platform]?.has(key)) {
-						met = true;
-						continue;
-					}
-					if (keysFound[platform].has(key)) continue;
-					keysFound[platform].add(key);
-					found[platform].push(post);
-					added++;
-				}
-				counts[platform] = added;
-				// A platform without memory records its newest page only; one with memory stops at the first post it knows.
-				if (recording.has(platform) || met) finished.add(platform);
-			}
-			progress = applyDataResponse(progress, round.platforms, statuses, counts, roundOptions).map((p) =>
-				finished.has(p.platform) && p.state === 'more' ? { ...p, state: 'done' } : p,
-			);
-		}
-		return progress;
+	/** Reads rounds until each platform is finished or the budget is spent. */
+	async function read(platforms: string[], cursors?: Record<string, string>): Promise<PlatformProgress[]> {
+		if (platforms.length === 0) return [];
+		const outcome = await collectRounds<DataPost>({
+			platforms,
+			cursors,
+			maxPlatformRetries: options.maxPlatformRetries ?? 1,
+			maxRequests: maxPages - requests,
+			key: pollKey,
+			fetchRound,
+			// A platform without memory records its newest page only; one with memory stops at the first post it knows.
+			take: (platform, posts) => {
+				const held = new Set((backlog[platform]?.posts ?? []).map(pollKey));
+				const known = posts.filter((post) => seenSets[platform]?.has(pollKey(post)));
+				const items = posts.filter((post) => !seenSets[platform]?.has(pollKey(post)) && !held.has(pollKey(post)));
+				return { items, finished: recording.has(platform) || known.length > 0 };
+			},
+		});
+		requests += outcome.requests;
+		for (const page of outcome.pages) found[page.platform].push(...page.items);
+		return outcome.progress;
 	}
 
 	// Backlogs first (every one has a cursor, so a round never mixes first pages with later ones).
 	const continuing = search.platforms.filter((p) => backlog[p]);
-	const fresh = search.platforms.filter((p) => !backlog[p]);
 	const progress = [
-		...(continuing.length > 0
-			? await read(startDataRounds(continuing, Object.fromEntries(continuing.map((p) => [p, backlog[p].cursor]))))
-			: []),
-		...(fresh.length > 0 ? await read(startDataRounds(fresh)) : []),
+		...(await read(continuing, Object.fromEntries(continuing.map((p) => [p, backlog[p].cursor])))),
+		...(await read(search.platforms.filter((p) => !backlog[p]))),
 	];
 
 	const failures: PlatformFailure[] = [];
@@ -212,11 +185,7 @@ export async function pollOnce(
 		};
 		// A platform that failed at any page reads again where it stood next time.
 		if (p.state === 'failed' || p.error !== undefined) {
-			failures.push({
-				platform,
-				code: p.error?.code ?? 'platform_error',
-				message: p.error?.message ?? 'The platform failed',
-			});
+			failures.push(failureOf(p));
 			keep();
 			continue;
 		}
@@ -233,7 +202,7 @@ export async function pollOnce(
 			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
 			continue;
 		}
-		seen[platform] = [...posts.map(postKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
+		seen[platform] = [...posts.map(pollKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
 		if (recording.has(platform)) recorded.push(platform);
 		else emitted[platform] = posts;
 	}
@@ -253,9 +222,24 @@ export async function pollOnce(
 	};
 }
 
-/** The newest `count` posts of one page per platform, oldest first: what a manual run shows. */
-export function latestPosts(posts: DataPost[], platforms: string[], count: number): DataPost[] {
-	const groups = groupByPlatform(posts, platforms);
-	const ordered = oldestFirst(platforms.map((p) => groups[p]));
-	return count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [];
+/** The newest `count` posts of one page per platform, oldest first, and the platforms that failed: what a manual run shows. */
+export async function latestPosts(
+	search: DataSearch,
+	fetchRound: FetchRound,
+	count: number,
+): Promise<{ posts: DataPost[]; failures: PlatformFailure[] }> {
+	const outcome = await collectRounds<DataPost>({
+		platforms: search.platforms,
+		maxRequests: 1,
+		maxPlatformRetries: 0,
+		fetchRound,
+	});
+	const ordered = oldestFirst(
+		search.platforms.map((p) => outcome.pages.filter((page) => page.platform === p).flatMap((page) => page.items)),
+	);
+	const failures = outcome.progress.filter((p) => p.state === 'failed').map(failureOf);
+	return {
+		posts: count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [],
+		failures,
+	};
 }

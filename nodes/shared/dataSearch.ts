@@ -1,12 +1,15 @@
+import type { IAllExecuteFunctions, IDataObject } from 'n8n-workflow';
+
+import { checkAnswer, dataApiAnswer } from './answers';
 import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, PLATFORM_DISPLAY_NAMES, type DataTermType } from './constants';
 import { toList } from './input';
+import type { RoundAnswer } from './pagination';
 import { refuse, type Checked, type InputRefusal } from './refusal';
+import type { RetryPolicy } from './retry';
+import { apiRequestFull } from './transport';
+import type { DataPost } from './types';
 
-/**
- * Checks of a Data API search made before any request (and any credit) is
- * spent, following SPEC.md's table of platforms and term types. The Data node
- * (Posts → Search, Profiles → Look Up) and the Data Trigger share them.
- */
+/** A Data API search, shared by the Data node and the Data Trigger: its checks before any request (and any credit) is spent, following SPEC.md's table of platforms and term types, and one round's request. */
 
 export interface DataSearch {
 	term: string;
@@ -47,7 +50,16 @@ export function inferredTermType(term: string): DataTermType {
 function platformRefusals(value: unknown, field: string): { platforms: string[]; refusals: InputRefusal[] } {
 	const names = toList(value);
 	if (names.length === 0) {
-		return { platforms: [], refusals: [{ field, reason: 'no platform is chosen', hint: 'Choose at least one platform.' }] };
+		return {
+			platforms: [],
+			refusals: [
+				{
+					field,
+					reason: 'no platform is chosen',
+					hint: 'Choose at least one platform.',
+				},
+			],
+		};
 	}
 	const platforms: string[] = [];
 	const refusals: InputRefusal[] = [];
@@ -94,13 +106,24 @@ const TERM_TYPE_HINTS: Record<string, string> = {
 function termRefusal(value: unknown, term: string): InputRefusal | undefined {
 	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
 		const kind = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-		return { field: 'Term', reason: `the term is ${kind}, not text`, hint: 'Enter a handle, hashtag, keyword or place ID.' };
+		return {
+			field: 'Term',
+			reason: `the term is ${kind}, not text`,
+			hint: 'Enter a handle, hashtag, keyword or place ID.',
+		};
 	}
 	if (term === '') {
-		return { field: 'Term', reason: 'the term is empty', hint: 'Enter a handle, hashtag, keyword or place ID.' };
+		return {
+			field: 'Term',
+			reason: 'the term is empty',
+			hint: 'Enter a handle, hashtag, keyword or place ID.',
+		};
 	}
 	if (term === '#' || term === '@') {
-		return { field: 'Term', reason: `the term "${term}" has a prefix but no name` };
+		return {
+			field: 'Term',
+			reason: `the term "${term}" has a prefix but no name`,
+		};
 	}
 	return undefined;
 }
@@ -110,7 +133,11 @@ function termRefusal(value: unknown, term: string): InputRefusal | undefined {
  * (chosen, or the one auto-detection resolves to) that every platform takes.
  * Every fault is reported, the first as the refusal.
  */
-export function checkDataSearch(raw: { term: unknown; platforms: unknown; termType: unknown }): Checked<CheckedDataSearch> {
+export function checkDataSearch(raw: {
+	term: unknown;
+	platforms: unknown;
+	termType: unknown;
+}): Checked<CheckedDataSearch> {
 	const term = typeof raw.term === 'string' || typeof raw.term === 'number' ? String(raw.term).trim() : '';
 	const badTerm = termRefusal(raw.term, term);
 	const refusals: InputRefusal[] = badTerm ? [badTerm] : [];
@@ -165,4 +192,31 @@ export function checkDataSearch(raw: { term: unknown; platforms: unknown; termTy
 	}
 
 	return checked({ term, platforms, termType, resolved }, refusals);
+}
+
+/** One round of a search (GET /data/posts), its answer checked before it is used. */
+export async function requestDataRound(
+	ctx: IAllExecuteFunctions,
+	search: DataSearch,
+	round: { platforms: string[]; cursor?: string },
+	options: { itemIndex?: number; retry?: Partial<RetryPolicy> } = {},
+): Promise<RoundAnswer<DataPost>> {
+	const qs: IDataObject = {
+		term: search.term,
+		platforms: round.platforms.join(','),
+	};
+	if (search.termType) qs.term_type = search.termType;
+	if (round.cursor) qs.cursor = round.cursor;
+	const response = await apiRequestFull.call(ctx, {
+		method: 'GET',
+		path: '/data/posts',
+		qs,
+		...options,
+	});
+	const where = {
+		request: 'GET /data/posts',
+		statusCode: response.statusCode,
+		itemIndex: options.itemIndex,
+	};
+	return checkAnswer(ctx.getNode(), () => dataApiAnswer(response.body, where), where) as RoundAnswer<DataPost>;
 }

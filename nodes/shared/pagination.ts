@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { UnusableAnswer } from './answers';
 import { MAX_PER_PAGE } from './constants';
 import type { ListMeta, PlatformStatus } from './types';
@@ -134,10 +136,7 @@ export interface DataRoundOptions {
 }
 
 /** The progress before the first request, optionally resuming from given cursors. */
-export function startDataRounds(
-	platforms: string[],
-	cursors: Record<string, string> = {},
-): PlatformProgress[] {
+export function startDataRounds(platforms: string[], cursors: Record<string, string> = {}): PlatformProgress[] {
 	return platforms.map((platform) => ({
 		platform,
 		state: cursors[platform] ? 'more' : 'first',
@@ -160,9 +159,9 @@ export function platformStatus(statuses: PlatformStatus[], platform: string): Pl
 }
 
 /**
- * A post's identity across pages: a feed post by its ID (and its feed, found
- * across feeds), a Data API post by platform and platform_id, else its URL;
- * none when it has neither.
+ * An item's identity across pages and polls: a feed post by its ID (and its
+ * feed), a Data API post or profile by platform and platform_id, else its URL;
+ * none when it has neither. The Data Trigger keeps these keys between polls.
  */
 export function postKey(post: { [key: string]: unknown }): string | undefined {
 	if (typeof post.id === 'number' || typeof post.id === 'string') {
@@ -170,9 +169,9 @@ export function postKey(post: { [key: string]: unknown }): string | undefined {
 	}
 	const platform = String(post.platform ?? '').toLowerCase();
 	if (post.platform_id !== undefined && post.platform_id !== null && String(post.platform_id) !== '') {
-		return `${platform}\u0000id\u0000${String(post.platform_id)}`;
+		return `${platform}:id:${String(post.platform_id)}`;
 	}
-	if (post.url) return `${platform}\u0000url\u0000${String(post.url)}`;
+	if (post.url) return `${platform}:url:${String(post.url)}`;
 	return undefined;
 }
 
@@ -227,14 +226,165 @@ export function nextDataRound(
 	options: DataRoundOptions = {},
 ): { platforms: string[]; cursor?: string } | null {
 	const open = progress.filter(
-		(p) =>
-			(p.state === 'first' || p.state === 'more') &&
-			(options.limit === undefined || p.collected < options.limit),
+		(p) => (p.state === 'first' || p.state === 'more') && (options.limit === undefined || p.collected < options.limit),
 	);
 	if (open.length === 0) return null;
 	const cursors = open.map((p) => p.cursor).filter((c): c is string => Boolean(c));
 	return {
 		platforms: open.map((p) => p.platform),
 		...(cursors.length > 0 ? { cursor: cursors.join(',') } : {}),
+	};
+}
+
+/** One round's answer: the items and `meta.platforms`. */
+export interface RoundAnswer<T> {
+	data: T[];
+	statuses: PlatformStatus[];
+}
+
+/** One platform's answer in one round: a page, or a failed attempt. */
+export interface PageRecord<T> {
+	platform: string;
+	/** The request (1-based) that brought it. */
+	request: number;
+	/** This platform's page number (1-based) when it succeeded. */
+	page?: number;
+	status: PlatformStatus;
+	/** The new items this page added, within the limit. */
+	items: T[];
+	/** The cursor this page was asked with (null for a first page). */
+	cursorSent: string | null;
+	/** True when the failure will be asked again in a later round. */
+	willRetry?: boolean;
+}
+
+export interface RoundPlan<T> extends DataRoundOptions {
+	platforms: string[];
+	/** Cursors to resume from, per platform. */
+	cursors?: Record<string, string>;
+	/** The most requests to send; the rest is left in `progress`. */
+	maxRequests: number;
+	/** Stop at the first platform that fails for good. */
+	stopOnFailure?: boolean;
+	fetchRound: (round: { platforms: string[]; cursor?: string }) => Promise<RoundAnswer<T>>;
+	/** An item's identity, to drop one already kept; `postKey` unless given. */
+	key?: (item: T) => string | undefined;
+	/** Which of a platform's new items to keep, and whether that platform needs no more pages. */
+	take?: (platform: string, items: T[]) => { items: T[]; finished?: boolean };
+}
+
+export interface RoundOutcome<T> {
+	/** Every item kept, in the order the answers gave them. */
+	items: T[];
+	pages: Array<PageRecord<T>>;
+	progress: PlatformProgress[];
+	requests: number;
+	/** The platform that failed for good when `stopOnFailure` ended the rounds. */
+	stoppedBy?: PlatformProgress;
+	/** True when `maxRequests` ended the rounds with platforms still open. */
+	requestCapReached?: boolean;
+}
+
+/**
+ * Every Data API walk (search, profiles, the poll): each request carries every
+ * platform that still has more and still needs more, so Return All costs as
+ * many requests as the deepest platform has pages. Items are de-duplicated
+ * across pages (`postKey`) and held to the limit per platform.
+ */
+export async function collectRounds<T extends { [key: string]: unknown }>(
+	plan: RoundPlan<T>,
+): Promise<RoundOutcome<T>> {
+	let progress = startDataRounds(plan.platforms, plan.cursors);
+	const outcome: RoundOutcome<T> = { items: [], pages: [], progress, requests: 0 };
+	const seen = new Set<string>();
+	const pageCount: Record<string, number> = {};
+	const fresh = (item: T) => {
+		const key = (plan.key ?? postKey)(item);
+		if (key !== undefined && seen.has(key)) return false;
+		if (key !== undefined) seen.add(key);
+		return true;
+	};
+
+	for (let round = nextDataRound(progress, plan); round; round = nextDataRound(progress, plan)) {
+		if (outcome.requests >= plan.maxRequests) return { ...outcome, progress, requestCapReached: true };
+		const { data, statuses } = await plan.fetchRound(round);
+		outcome.requests++;
+		const asked = round.platforms;
+		const groups: Record<string, T[]> = Object.fromEntries(asked.map((p) => [p, []]));
+		// Items of no platform asked, or of one that failed, are kept (they were paid for), outside any limit.
+		const stray: T[] = [];
+		for (const item of data) {
+			const platform = matchPlatform(item.platform, asked);
+			if (platform && platformStatus(statuses, platform)?.success) groups[platform].push(item);
+			else if (fresh(item)) stray.push(item);
+		}
+
+		const added: Record<string, T[]> = {};
+		const finished = new Set<string>();
+		for (const platform of asked) {
+			if (!platformStatus(statuses, platform)?.success) continue;
+			const before = progress.find((p) => p.platform === platform)!;
+			const taken = plan.take ? plan.take(platform, groups[platform]) : { items: groups[platform] };
+			const room = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - before.collected;
+			const kept: T[] = (added[platform] = []);
+			for (const item of taken.items) if (kept.length < room && fresh(item)) kept.push(item);
+			if (taken.finished) finished.add(platform);
+		}
+		const counts = Object.fromEntries(Object.entries(added).map(([p, items]) => [p, items.length]));
+
+		const previous = progress;
+		progress = applyDataResponse(progress, asked, statuses, counts, plan);
+		for (const platform of asked) {
+			const before = previous.find((p) => p.platform === platform)!;
+			const after = progress.find((p) => p.platform === platform)!;
+			const status = platformStatus(statuses, platform) ?? {
+				platform,
+				success: false,
+				error_code: after.error?.code ?? 'missing_status',
+				message: after.error?.message ?? 'The service did not report on this platform',
+			};
+			if (status.success) {
+				pageCount[platform] = (pageCount[platform] ?? 0) + 1;
+				// A cursor that does not move would page forever.
+				const stuck = before.cursor !== null && after.cursor === before.cursor;
+				if (after.state === 'more' && (stuck || finished.has(platform))) after.state = 'done';
+			}
+			outcome.pages.push({
+				platform,
+				request: outcome.requests,
+				page: status.success ? pageCount[platform] : undefined,
+				status,
+				items: added[platform] ?? [],
+				cursorSent: before.cursor,
+				willRetry: status.success ? undefined : after.state !== 'failed',
+			});
+			outcome.items.push(...(added[platform] ?? []));
+		}
+		outcome.items.push(...stray);
+
+		if (plan.stopOnFailure) {
+			const failed = progress.find(
+				(p) => p.state === 'failed' && previous.find((q) => q.platform === p.platform)?.state !== 'failed',
+			);
+			if (failed) return { ...outcome, progress, stoppedBy: failed };
+		}
+	}
+	return { ...outcome, progress };
+}
+
+/** The item for a platform that failed for good, in every Data API output. */
+export function platformFailureItem(
+	platform: string,
+	error: { code?: string; message?: string } | undefined,
+	failedAttempts: number,
+): IDataObject {
+	const code = error?.code ?? 'platform_error';
+	return {
+		type: 'platform_status',
+		platform,
+		success: false,
+		error_code: code,
+		message: error?.message ?? code,
+		failed_attempts: failedAttempts,
 	};
 }

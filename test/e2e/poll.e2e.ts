@@ -175,7 +175,7 @@ describe('Social Aggregator Data Trigger polled by a real n8n', () => {
 		assert.equal((await ctx.n8n.executions(burstId)).length, 1, 'a later poll emitted the burst again');
 	});
 
-	it('with Log Only, a poll where a platform failed starts an execution that shows the failure as a warning', async () => {
+	it('with Continue With a Warning, a poll where a platform failed starts an execution that shows the failure as a warning', async () => {
 		const fake = ctx.backend.fake!;
 		await betweenPolls();
 		const before = (await ctx.n8n.executions(workflowId)).length;

@@ -1,5 +1,6 @@
 import { pollItem, requestItem, waitForApproval, type PollResult } from '../../../nodes/SocialAggregatorData/v1/helpers/keys';
-import { profileFailureItem, runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/helpers/profiles';
+import { runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/helpers/profiles';
+import { platformFailureItem } from '../../../nodes/shared/pagination';
 
 describe('POST /authorize as an item', () => {
 	test('Mode A shows the issued key and what to do with it', () => {
@@ -132,22 +133,21 @@ describe('profile lookup', () => {
 			asked.push(platforms);
 			return {
 				data: platforms.includes('Bluesky') ? [{ platform: 'Bluesky', platform_id: '1', name: 'nasa' }] : [],
-				meta: {
-					platforms: platforms.map((p) =>
-						p === 'TikTok'
-							? { platform: p, success: false, error_code: 'fetch_timeout', message: 'slow' }
-							: p === 'Vimeo'
-								? { platform: p, success: false, error_code: 'invalid_term', message: 'bad' }
-								: { platform: p, success: true },
-					),
-				},
+				statuses: platforms.map((p) =>
+					p === 'TikTok'
+						? { platform: p, success: false, error_code: 'fetch_timeout', message: 'slow' }
+						: p === 'Vimeo'
+							? { platform: p, success: false, error_code: 'invalid_term', message: 'bad' }
+							: { platform: p, success: true },
+				),
 			};
 		});
 		expect(asked).toEqual([['Bluesky', 'TikTok', 'Vimeo'], ['TikTok'], ['TikTok']]);
 		expect(outcome.profiles).toHaveLength(1);
 		expect(outcome.statuses.filter((s) => !s.success).map((s) => s.platform)).toEqual(['TikTok', 'Vimeo']);
 		expect(outcome.failures).toEqual({ TikTok: 3, Vimeo: 1 });
-		expect(profileFailureItem(outcome.statuses[1], 3)).toMatchObject({
+		const tiktok = outcome.statuses[1];
+		expect(platformFailureItem(tiktok.platform, { code: tiktok.error_code, message: tiktok.message }, 3)).toMatchObject({
 			type: 'platform_status',
 			platform: 'TikTok',
 			error_code: 'fetch_timeout',

@@ -1,13 +1,27 @@
 import {
+	DEFAULT_MAX_REQUESTS,
 	pageItem,
 	platformStatusItem,
-	runSearch,
 	shapeSearchOutput,
-	type SearchPlan,
-	type SearchRound,
 } from '../../../nodes/SocialAggregatorData/v1/helpers/search';
-import { postKey } from '../../../nodes/shared/pagination';
+import { collectRounds, postKey, type RoundPlan } from '../../../nodes/shared/pagination';
 import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
+
+type SearchRound = { platforms: string[]; cursor?: string };
+type SearchPlan = Omit<RoundPlan<DataPost>, 'fetchRound' | 'maxRequests'> & { maxRequests?: number };
+
+/** Posts → Search's rounds, as the operation runs them, against an answer in SPEC.md's shape. */
+async function runSearch(plan: SearchPlan, fetch: (round: SearchRound) => Promise<DataPostsResponse>) {
+	const outcome = await collectRounds<DataPost>({
+		...plan,
+		maxRequests: plan.maxRequests ?? DEFAULT_MAX_REQUESTS,
+		fetchRound: async (round) => {
+			const response = await fetch(round);
+			return { data: response.data, statuses: response.meta.platforms };
+		},
+	});
+	return { ...outcome, posts: outcome.items };
+}
 
 interface FakePlatform {
 	pages: number;
@@ -294,7 +308,7 @@ describe('output modes', () => {
 			platform: 'A',
 			request: 1,
 			status: { platform: 'A', success: false, error_code: 'fetch_timeout', message: 'slow' },
-			posts: [],
+			items: [],
 			cursorSent: null,
 		});
 		expect(item).not.toHaveProperty('error');

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
-import { oldestFirst, pollOnce, postKey, type PollState } from '../../../nodes/SocialAggregatorDataTrigger/poll';
+import { oldestFirst, pollOnce, pollKey, type PollState } from '../../../nodes/SocialAggregatorDataTrigger/poll';
 import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
 
 /** A small Data API: posts per platform, newest first, pages of `pageSize`, cursors `<platform>@<offset>`. */
@@ -58,6 +58,12 @@ class DataApiStub {
 		}
 		return { data, meta: { total_results: data.length, platforms: statuses } };
 	};
+
+	/** One round as pollOnce takes it. */
+	round = async (round: { platforms: string[]; cursor?: string }) => {
+		const response = await this.fetch(round);
+		return { data: response.data, statuses: response.meta.platforms };
+	};
 }
 
 const ids = (posts: DataPost[]) => posts.map((p) => p.platform_id);
@@ -69,7 +75,7 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 5);
 		api.add('Twitter', 2);
-		const result = await pollOnce(search, {}, api.fetch);
+		const result = await pollOnce(search, {}, api.round);
 		expect(result.posts).toEqual([]);
 		expect(result.recorded).toEqual(['Bluesky', 'Twitter']);
 		expect(api.rounds).toEqual([{ platforms: ['Bluesky', 'Twitter'] }]);
@@ -83,18 +89,18 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 4);
 		api.add('Twitter', 4);
-		let state: PollState = (await pollOnce(search, {}, api.fetch)).state;
+		let state: PollState = (await pollOnce(search, {}, api.round)).state;
 		api.rounds = [];
 
 		const newer = [...api.add('Bluesky', 1), ...api.add('Twitter', 5), ...api.add('Bluesky', 1)];
-		const second = await pollOnce(search, state, api.fetch);
+		const second = await pollOnce(search, state, api.round);
 		expect(ids(second.posts)).toEqual(ids(newer));
 		// Twitter needed two pages; Bluesky met a known post on its first: the second round asked Twitter alone.
 		expect(api.rounds).toEqual([{ platforms: ['Bluesky', 'Twitter'] }, { platforms: ['Twitter'], cursor: 'Twitter@3' }]);
 		state = second.state;
 
 		api.rounds = [];
-		const third = await pollOnce(search, state, api.fetch);
+		const third = await pollOnce(search, state, api.round);
 		expect(third.posts).toEqual([]);
 		expect(api.rounds).toHaveLength(1);
 	});
@@ -102,22 +108,22 @@ describe('pollOnce', () => {
 	it('holds a burst larger than the page budget and emits all of it on the next poll, once, oldest first', async () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 1);
-		const state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.fetch)).state;
+		const state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.round)).state;
 		const newer = api.add('Bluesky', 10);
-		const first = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.fetch, { maxPages: 2 });
+		const first = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.round, { maxPages: 2 });
 		expect(first.requests).toBe(2);
 		expect(first.truncated).toEqual(['Bluesky']);
 		expect(first.held).toEqual({ Bluesky: 6 });
 		expect(first.posts).toEqual([]);
-		const second = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, first.state, api.fetch, { maxPages: 2 });
+		const second = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, first.state, api.round, { maxPages: 2 });
 		expect(api.rounds.at(-1)?.cursor).toBeDefined();
 		expect(ids(second.posts)).toEqual(ids(newer));
 		expect(second.truncated).toEqual([]);
 		expect(second.state.backlog).toBeUndefined();
 		const later = api.add('Bluesky', 2);
-		const third = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, second.state, api.fetch, { maxPages: 2 });
+		const third = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, second.state, api.round, { maxPages: 2 });
 		expect(ids(third.posts)).toEqual(ids(later));
-		const fourth = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, third.state, api.fetch, { maxPages: 2 });
+		const fourth = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, third.state, api.round, { maxPages: 2 });
 		expect(fourth.posts).toEqual([]);
 	});
 
@@ -125,7 +131,7 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 1);
 		api.add('Twitter', 1);
-		let state = (await pollOnce(search, {}, api.fetch)).state;
+		let state = (await pollOnce(search, {}, api.round)).state;
 		const burst = api.add('Bluesky', 14);
 		const emitted: DataPost[] = [];
 		let twitter: DataPost[] = [];
@@ -133,7 +139,7 @@ describe('pollOnce', () => {
 			// New posts meanwhile shift the stub's offset cursors: pages repeat posts, which count once.
 			if (poll === 1) twitter = api.add('Twitter', 1);
 			if (poll === 2) burst.push(...api.add('Bluesky', 2));
-			const result = await pollOnce(search, state, api.fetch, { maxPages: 2 });
+			const result = await pollOnce(search, state, api.round, { maxPages: 2 });
 			emitted.push(...result.posts);
 			state = result.state;
 		}
@@ -146,16 +152,16 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 2);
 		api.add('Twitter', 2);
-		const state = (await pollOnce(search, {}, api.fetch)).state;
+		const state = (await pollOnce(search, {}, api.round)).state;
 		const newBluesky = api.add('Bluesky', 1);
 		const newTwitter = api.add('Twitter', 1);
 		api.failing.Twitter = { code: 'invalid_term', times: 1 };
-		const result = await pollOnce(search, state, api.fetch);
+		const result = await pollOnce(search, state, api.round);
 		expect(ids(result.posts)).toEqual(ids(newBluesky));
-		expect(result.failures).toEqual([{ platform: 'Twitter', code: 'invalid_term', message: 'Twitter broke' }]);
+		expect(result.failures).toEqual([{ platform: 'Twitter', code: 'invalid_term', message: 'Twitter broke', attempts: 1 }]);
 		expect(result.state.seen?.Twitter).toEqual(state.seen?.Twitter);
 		// Next time Twitter's post is emitted, and Bluesky's is not emitted again.
-		const next = await pollOnce(search, result.state, api.fetch);
+		const next = await pollOnce(search, result.state, api.round);
 		expect(ids(next.posts)).toEqual(ids(newTwitter));
 	});
 
@@ -163,10 +169,10 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 2);
 		api.add('Twitter', 2);
-		const state = (await pollOnce(search, {}, api.fetch)).state;
+		const state = (await pollOnce(search, {}, api.round)).state;
 		const fresh = api.add('Twitter', 1);
 		api.failing.Twitter = { code: 'fetch_timeout', times: 1 };
-		const result = await pollOnce(search, state, api.fetch);
+		const result = await pollOnce(search, state, api.round);
 		expect(result.failures).toEqual([]);
 		expect(ids(result.posts)).toEqual(ids(fresh));
 		expect(api.rounds.at(-1)).toEqual({ platforms: ['Twitter'] });
@@ -176,11 +182,11 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 2);
 		api.add('Twitter', 3);
-		const state = (await pollOnce({ term: '#n8n', platforms: ['Bluesky'] }, {}, api.fetch)).state;
-		const widened = await pollOnce(search, state, api.fetch);
+		const state = (await pollOnce({ term: '#n8n', platforms: ['Bluesky'] }, {}, api.round)).state;
+		const widened = await pollOnce(search, state, api.round);
 		expect(widened.posts).toEqual([]);
 		expect(widened.recorded).toEqual(['Twitter']);
-		const other = await pollOnce({ term: '#other', platforms: ['Bluesky'] }, widened.state, api.fetch);
+		const other = await pollOnce({ term: '#other', platforms: ['Bluesky'] }, widened.state, api.round);
 		expect(other.recorded).toEqual(['Bluesky']);
 	});
 
@@ -188,9 +194,9 @@ describe('pollOnce', () => {
 		const api = new DataApiStub();
 		api.pageSize.Bluesky = 10;
 		api.add('Bluesky', 1);
-		let state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.fetch, { rememberPerPlatform: 4 })).state;
+		let state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.round, { rememberPerPlatform: 4 })).state;
 		api.add('Bluesky', 8);
-		state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.fetch, { rememberPerPlatform: 4 })).state;
+		state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.round, { rememberPerPlatform: 4 })).state;
 		expect(state.seen?.Bluesky).toHaveLength(4);
 	});
 
@@ -200,7 +206,7 @@ describe('pollOnce', () => {
 		const c = { platform: 'B', platform_id: 'b1', url: null, message: null, post_created_at: '2026-01-01T00:00:01Z' };
 		// Lists come newest first: b (no time) is newer than a.
 		expect(ids(oldestFirst([[b, a], [c]]))).toEqual(['b1', 'a1', 'a2']);
-		expect(postKey({ platform: 'A', platform_id: null, url: 'u', message: null, post_created_at: null })).toBe('a:url:u');
+		expect(pollKey({ platform: 'A', platform_id: null, url: 'u', message: null, post_created_at: null })).toBe('a:url:u');
 	});
 });
 
@@ -273,7 +279,7 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		const result = await node.poll.call(emit.context);
 		expect(result?.[0].map((i) => i.json)).toEqual([
 			expect.objectContaining({ platform_id: 'Bluesky-2' }),
-			{ status: 'platform_failed', platform: 'Twitter', error_code: 'invalid_term', message: 'Twitter broke' },
+			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: 'Twitter broke', failed_attempts: 1 },
 		]);
 		expect(emit.logs.some((l) => l.includes('some platforms failed'))).toBe(true);
 
@@ -282,7 +288,7 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		await expect(node.poll.call(all.context)).rejects.toThrow('Every platform failed');
 	});
 
-	it('with Log Only, a failed platform starts an execution whose trigger shows it as a warning hint and passes only posts on', async () => {
+	it('with Continue With a Warning, a failed platform starts an execution whose trigger shows it as a warning hint and passes only posts on', async () => {
 		const log = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger');
 		log.api.add('Bluesky', 1);
 		log.api.add('Twitter', 1);

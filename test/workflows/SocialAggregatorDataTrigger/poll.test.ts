@@ -80,8 +80,8 @@ describe('Social Aggregator Data Trigger against the service', () => {
 
 		const during = await emitted(harness);
 		expect(ids(during.filter((p) => p.platform_id))).toEqual(ids(bluesky).reverse());
-		expect(during.filter((p) => p.status)).toEqual([
-			{ status: 'platform_failed', platform: 'Twitter', error_code: 'invalid_term', message: expect.any(String) },
+		expect(during.filter((p) => p.type)).toEqual([
+			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: expect.any(String), failed_attempts: 1 },
 		]);
 		expect(logLines.some((l) => l.level === 'warn' && l.message.includes('Twitter'))).toBe(true);
 

@@ -1,17 +1,15 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
-import { AUTO_DETECT, checkDataSearch } from '../../../../shared/dataSearch';
+import { AUTO_DETECT, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
 import { checkLimit } from '../../../../shared/input';
+import { collectRounds } from '../../../../shared/pagination';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestFull } from '../../../../shared/transport';
-import type { DataPostsResponse } from '../../../../shared/types';
 import { platformFailedError } from '../../helpers/errors';
 import { checkResumeCursors } from '../../helpers/input';
-import { runSearch, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
+import { DEFAULT_MAX_REQUESTS, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
 import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -128,41 +126,26 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!cursors.ok) throw refusalError(node, cursors.refusal, itemIndex);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
-	const query: IDataObject = { term: input.term };
-	if (input.termType) query.term_type = input.termType;
-
-	const outcome = await runSearch(
-		{
-			platforms: input.platforms,
-			limit,
-			cursors: cursors.value,
-			maxPlatformRetries,
-			stopOnFailure: failItem,
-		},
-		async (round) => {
-			const response = await apiRequestFull.call(this, {
-				method: 'GET',
-				path: '/data/posts',
-				qs: {
-					...query,
-					platforms: round.platforms.join(','),
-					...(round.cursor ? { cursor: round.cursor } : {}),
-				},
-				itemIndex,
-				retry,
-			});
-			const where = { request: 'GET /data/posts', statusCode: response.statusCode, itemIndex };
-			const { data, statuses } = checkAnswer(node, () => dataApiAnswer(response.body, where), where);
-			return { data, meta: { total_results: data.length, platforms: statuses } } as DataPostsResponse;
-		},
-	);
+	const outcome = await collectRounds({
+		platforms: input.platforms,
+		limit,
+		cursors: cursors.value,
+		maxPlatformRetries,
+		maxRequests: DEFAULT_MAX_REQUESTS,
+		stopOnFailure: failItem,
+		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry }),
+	});
 
 	if (outcome.stoppedBy) {
 		const failed = outcome.stoppedBy;
 		throw platformFailedError(
 			node,
 			itemIndex,
-			{ platform: failed.platform, code: failed.error?.code, message: failed.error?.message },
+			{
+				platform: failed.platform,
+				code: failed.error?.code,
+				message: failed.error?.message,
+			},
 			`The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`,
 			'posts',
 		);
@@ -171,9 +154,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(
 			node,
 			`The search stopped after ${outcome.requests} requests: the service kept reporting more pages`,
-			{ itemIndex, description: 'Use a Limit, or resume later from the cursors of a Limit search.' },
+			{
+				itemIndex,
+				description: 'Use a Limit, or resume later from the cursors of a Limit search.',
+			},
 		);
 	}
 
-	return shapeSearchOutput(outcome, output, !failItem).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	return shapeSearchOutput(outcome, output, !failItem).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
 }

@@ -2,13 +2,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
+import { platformFailureItem } from '../../../../shared/pagination';
 import { platformsField } from '../../../../shared/dataSearchFields';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestFull } from '../../../../shared/transport';
 import { platformFailedError } from '../../helpers/errors';
 import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
-import { profileFailureItem, runProfileLookup, type ProfilesResponse } from '../../helpers/profiles';
+import { runProfileLookup } from '../../helpers/profiles';
 import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -32,7 +33,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['profile'], operation: ['lookUp'] } };
+const displayOptions = {
+	show: { resource: ['profile'], operation: ['lookUp'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -49,21 +52,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
-	const outcome = await runProfileLookup(
-		{ platforms, maxPlatformRetries },
-		async (asked) => {
-			const response = await apiRequestFull.call(this, {
-				method: 'GET',
-				path: '/data/profiles',
-				qs: { term: handles.join(','), platforms: asked.join(',') },
-				itemIndex,
-				retry,
-			});
-			const where = { request: 'GET /data/profiles', statusCode: response.statusCode, itemIndex };
-			const { data, statuses } = checkAnswer(this.getNode(), () => dataApiAnswer(response.body, where, true), where);
-			return { data, meta: { platforms: statuses } } as ProfilesResponse;
-		},
-	);
+	const outcome = await runProfileLookup({ platforms, maxPlatformRetries }, async (asked) => {
+		const response = await apiRequestFull.call(this, {
+			method: 'GET',
+			path: '/data/profiles',
+			qs: { term: handles.join(','), platforms: asked.join(',') },
+			itemIndex,
+			retry,
+		});
+		const where = {
+			request: 'GET /data/profiles',
+			statusCode: response.statusCode,
+			itemIndex,
+		};
+		return checkAnswer(this.getNode(), () => dataApiAnswer(response.body, where, true), where);
+	});
 
 	const failed = outcome.statuses.filter((status) => !status.success);
 	if (failed.length > 0 && failItem) {
@@ -71,7 +74,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw platformFailedError(
 			node,
 			itemIndex,
-			{ platform: first.platform, code: first.error_code, message: first.message },
+			{
+				platform: first.platform,
+				code: first.error_code,
+				message: first.message,
+			},
 			`Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}.`,
 			'profiles',
 		);
@@ -79,7 +86,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const items: IDataObject[] = [
 		...outcome.profiles,
-		...failed.map((status) => profileFailureItem(status, outcome.failures[status.platform] ?? 1)),
+		...failed.map((s) =>
+			platformFailureItem(s.platform, { code: s.error_code, message: s.message }, outcome.failures[s.platform] ?? 1),
+		),
 	];
 	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
