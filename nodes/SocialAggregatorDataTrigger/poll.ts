@@ -22,7 +22,7 @@ export interface PollState extends IDataObject {
 	backlog?: Record<string, Backlog>;
 }
 
-export interface Backlog extends IDataObject {
+interface Backlog extends IDataObject {
 	cursor: string;
 	posts: DataPost[];
 }
@@ -52,14 +52,14 @@ export interface PollResult {
 /** Fetches one page: the platforms still open and their cursors, comma-joined. */
 export type FetchRound = (round: { platforms: string[]; cursor?: string }) => Promise<RoundAnswer<DataPost>>;
 
-export interface PollOptions {
+interface PollOptions {
 	maxPages?: number;
 	rememberPerPlatform?: number;
 	maxPlatformRetries?: number;
 }
 
 /** What identifies the search the memory belongs to (platforms are remembered one by one). */
-export function searchIdentity(search: DataSearch): string {
+function searchIdentity(search: DataSearch): string {
 	return JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
 }
 

@@ -3,11 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { ListMeta, PlatformStatus } from './types';
 
-/**
- * Checks of the service's answers against SPEC.md's shapes, before any item is
- * made: what answers in the service's name may be a proxy or a faulty deploy,
- * and an answer taken for what it is not loses items without a word.
- */
+/** Checks of answers against SPEC.md's shapes before any item is made: a wrong answer taken as right loses items silently. */
 
 /** Why an answer cannot be used, in the user's words; `page` when it was a page of a list. */
 export class UnusableAnswer extends Error {
@@ -38,7 +34,7 @@ function isCount(value: unknown): value is number {
 }
 
 /** Where an answer came from: the page of a list, and the HTTP status. */
-export interface AnswerAt {
+interface AnswerAt {
 	page?: number;
 	statusCode?: number;
 }
@@ -99,11 +95,7 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/**
- * A Data API answer (posts or profiles): `data` a list of objects and
- * `meta.platforms` a list of platform reports, each naming its platform. A
- * failure's code and message are kept only as readable text.
- */
+/** A Data API answer: `data` a list of objects, `meta.platforms` reports that each name their platform. */
 export function dataApiAnswer(
 	body: unknown,
 	at?: AnswerAt,
@@ -136,11 +128,7 @@ export function dataApiAnswer(
 	return { data, statuses };
 }
 
-/**
- * The error for an answer that cannot be used: it names the request (and page),
- * the HTTP status and what was wrong. Nothing is output for the item, rather
- * than a result with items missing.
- */
+/** The error for an answer that cannot be used, naming the request, page, HTTP status and fault: no partial result. */
 export function unusableAnswerError(
 	node: INode,
 	problem: UnusableAnswer,

@@ -1,7 +1,7 @@
 import { refuse, type Checked } from './refusal';
 
 /** The version prefix every path of SPEC.md sits under; `{base_url}` ends in it. */
-export const VERSION_PREFIX = '/v1';
+const VERSION_PREFIX = '/v1';
 
 const HINT = `Enter the address of the API up to and including its version prefix ${VERSION_PREFIX}, for example https://api.example.com${VERSION_PREFIX}.`;
 
@@ -11,12 +11,7 @@ function isLoopback(hostname: string): boolean {
 	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/**
- * The one check of a Base URL, shared by the credential test, both action nodes
- * and the triggers: a web address, https unless it points at this machine,
- * ending in the version prefix (a trailing slash is fine) with nothing after it.
- * Answers the address without trailing slashes.
- */
+/** The one Base URL check: https unless on this machine, ending in the version prefix; answered without trailing slashes. */
 export function checkBaseUrl(value: unknown, field = 'Base URL'): Checked<string> {
 	const text = String(value ?? '').trim();
 	if (text === '') return refuse({ field, reason: 'the Base URL is empty', hint: HINT });

@@ -7,11 +7,7 @@ export type DataTermType = 'username' | 'hashtag' | 'channel' | 'mentions' | 're
 
 export const DATA_TERM_TYPES: DataTermType[] = ['username', 'hashtag', 'channel', 'mentions', 'reviews'];
 
-/**
- * SPEC.md's table of Data API platforms and the term types each takes: the
- * fallback when `GET /platforms` cannot be asked, and the rule used to refuse a
- * pair before any request (and any credit) is spent.
- */
+/** SPEC.md's Data API platforms and their term types: the dropdown fallback, and the rule checked before any request. */
 export const DATA_API_TERM_TYPES: Record<string, DataTermType[]> = {
 	Bluesky: ['username', 'hashtag'],
 	Twitter: ['username', 'hashtag', 'mentions'],

@@ -27,12 +27,7 @@ function envelopeMessage(body: unknown): string | undefined {
 	return typeof message === 'string' && message.trim() !== '' ? message.trim() : undefined;
 }
 
-/**
- * The credential test: the Base URL through the one check every node applies,
- * then `GET /account` with the key. A refusal shows the service's own message
- * (n8n's declarative test would show only "Unauthorized"); the key never
- * appears in what the user sees.
- */
+/** The Base URL check, then `GET /account`: a refusal shows the service's own message (n8n's would say "Unauthorized"). */
 export async function socialAggregatorApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

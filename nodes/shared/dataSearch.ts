@@ -19,7 +19,7 @@ export interface DataSearch {
 	termType?: DataTermType;
 }
 
-export interface CheckedDataSearch extends DataSearch {
+interface CheckedDataSearch extends DataSearch {
 	/** The term type each platform will apply, after auto-detection. */
 	resolved: Record<string, DataTermType>;
 }
@@ -128,11 +128,7 @@ function termRefusal(value: unknown, term: string): InputRefusal | undefined {
 	return undefined;
 }
 
-/**
- * Checks a search before any request: a term, known platforms, and a term type
- * (chosen, or the one auto-detection resolves to) that every platform takes.
- * Every fault is reported, the first as the refusal.
- */
+/** Checks a search before any request: a term, known platforms, a term type each takes; every fault reported. */
 export function checkDataSearch(raw: {
 	term: unknown;
 	platforms: unknown;

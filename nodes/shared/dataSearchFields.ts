@@ -2,11 +2,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { AUTO_DETECT } from './dataSearch';
 
-/**
- * The parameters of a Data API search (term, platforms, term type) as the Data
- * node and the Data Trigger show them; checked by `checkDataSearch`. The caller
- * supplies the displayOptions (none where it applies them itself).
- */
+/** A Data API search's parameters as the Data node and the Data Trigger show them; checked by `checkDataSearch`. */
 
 function shown(displayOptions: IDisplayOptions | undefined): Pick<INodeProperties, 'displayOptions'> {
 	return displayOptions ? { displayOptions } : {};

@@ -34,7 +34,7 @@ const SERVER_ADVICE = 'The service had a problem. Run the node again in a moment
  * action is answered by the action's link; one without field details gets no
  * advice about fields.
  */
-export function adviceFor(
+function adviceFor(
 	statusCode: number,
 	code?: string,
 	context: { hasDetails?: boolean; hasAction?: boolean } = {},
@@ -58,7 +58,7 @@ function isEnvelope(body: unknown): body is ApiErrorEnvelope {
 }
 
 /** The link the user should open: an upgrade, a connection or a checkout page. */
-export function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
+function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
 	if (typeof action !== 'object' || action === null) return undefined;
 	return text(action.upgrade_url) ?? text(action.connection_url) ?? text(action.checkout_url);
 }

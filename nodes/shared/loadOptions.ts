@@ -17,7 +17,7 @@ function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 }
 
 /** A parameter's value whether it is plain or a resource locator. */
-export function locatorValue(value: unknown): string {
+function locatorValue(value: unknown): string {
 	if (value && typeof value === 'object' && 'value' in value) {
 		return String((value as { value: unknown }).value ?? '');
 	}
@@ -152,7 +152,7 @@ export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number)
 }
 
 /** A term type of a platform entry, and the connected account it needs if any. */
-export interface TermTypeChoice {
+interface TermTypeChoice {
 	option: INodePropertyOptions;
 	needsConnection: boolean;
 	provider?: string;
@@ -160,7 +160,7 @@ export interface TermTypeChoice {
 }
 
 /** An entry of `GET /platforms`, whatever fields the service left out. */
-export interface PlatformChoice {
+interface PlatformChoice {
 	option: INodePropertyOptions;
 	/** Undefined when the entry lists no term types at all (then none are known). */
 	termTypes?: TermTypeChoice[];

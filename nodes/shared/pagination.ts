@@ -4,9 +4,7 @@ import { UnusableAnswer } from './answers';
 import { MAX_PER_PAGE } from './constants';
 import type { ListMeta, PlatformStatus } from './types';
 
-// ---------------------------------------------------------------------------
 // Page-numbered lists
-// ---------------------------------------------------------------------------
 
 export interface Page<T> {
 	data: T[];
@@ -15,7 +13,7 @@ export interface Page<T> {
 	statusCode?: number;
 }
 
-export interface CollectPagesOptions<T> {
+interface CollectPagesOptions<T> {
 	returnAll: boolean;
 	/** Items wanted when not returning all. */
 	limit?: number;
@@ -29,13 +27,9 @@ export interface CollectPagesOptions<T> {
 }
 
 /** The most pages the node asks of one list (a million items at 100 a page): a count beyond it cannot be right. */
-export const MAX_PAGES = 10_000;
+const MAX_PAGES = 10_000;
 
-/**
- * A page count from page 1 that cannot be right, refused before a second
- * request (each costs a request of the rate limit): more than the cap, or more
- * than `total_count` at `per_page` a page allows.
- */
+/** Refuses, before a second request, a page count past the cap or past what `total_count` at `per_page` allows. */
 function checkPageCount(meta: Partial<ListMeta>, statusCode?: number): void {
 	const { total_pages: pages = 0, total_count: count, per_page: perPage } = meta;
 	if (pages > MAX_PAGES) {
@@ -58,10 +52,8 @@ export function pagePlan(returnAll: boolean, limit: number | undefined, maxPerPa
 }
 
 /**
- * Collects a page-numbered list. Return All reads every page at the largest
- * page size; a Limit asks for pages of at most the limit and never for a page
- * it does not need. Once page 1 gives `total_pages`, the remaining pages may be
- * fetched `concurrency` at a time; the result keeps the service's order.
+ * Every page-numbered list: Return All at the largest page size, a Limit never asking a page it does not need. Once
+ * page 1 gives `total_pages`, the rest come `concurrency` at a time, kept in the service's order.
  */
 export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<T[]> {
 	const { perPage, wanted } = pagePlan(options.returnAll, options.limit, options.maxPerPage);
@@ -107,14 +99,12 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
 	return result;
 }
 
-// ---------------------------------------------------------------------------
 // Data API cursor rounds
-// ---------------------------------------------------------------------------
 
 /** Per-platform failures worth asking again in a later round. */
-export const RETRYABLE_PLATFORM_ERRORS = ['fetch_timeout', 'platform_error'];
+const RETRYABLE_PLATFORM_ERRORS = ['fetch_timeout', 'platform_error'];
 
-export type PlatformState = 'first' | 'more' | 'done' | 'failed';
+type PlatformState = 'first' | 'more' | 'done' | 'failed';
 
 export interface PlatformProgress {
 	platform: string;
@@ -128,7 +118,7 @@ export interface PlatformProgress {
 	error?: { code: string; message: string };
 }
 
-export interface DataRoundOptions {
+interface DataRoundOptions {
 	/** Posts wanted per platform; none for Return All. */
 	limit?: number;
 	/** Extra attempts for a platform after a retryable failure. */
@@ -153,16 +143,12 @@ export function matchPlatform(name: unknown, platforms: string[]): string | unde
 }
 
 /** A platform's entry in `meta.platforms`. */
-export function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
+function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
 	const lower = platform.toLowerCase();
 	return statuses.find((s) => String(s?.platform ?? '').toLowerCase() === lower);
 }
 
-/**
- * An item's identity across pages and polls: a feed post by its ID (and its
- * feed), a Data API post or profile by platform and platform_id, else its URL;
- * none when it has neither. The Data Trigger keeps these keys between polls.
- */
+/** An item's identity: a feed post's feed and ID, else platform and platform_id or URL (the Data Trigger stores these). */
 export function postKey(post: { [key: string]: unknown }): string | undefined {
 	if (typeof post.id === 'number' || typeof post.id === 'string') {
 		return post.feed_id === undefined ? String(post.id) : `${String(post.feed_id)}:${String(post.id)}`;
@@ -175,11 +161,7 @@ export function postKey(post: { [key: string]: unknown }): string | undefined {
 	return undefined;
 }
 
-/**
- * The progress after one response: `statuses` is its `meta.platforms`,
- * `newPosts` the distinct posts it added per platform. Platforms not asked in
- * that round keep their progress. Pure: returns new objects.
- */
+/** The progress after one answer (`statuses`: its `meta.platforms`; `newPosts`: items it added per platform). */
 export function applyDataResponse(
 	progress: PlatformProgress[],
 	asked: string[],
@@ -216,11 +198,7 @@ export function applyDataResponse(
 	});
 }
 
-/**
- * The next request of a search: every platform that still has more and still
- * needs more, with the cursors of those continuing (comma-joined as SPEC.md
- * rule 4 asks), or `null` when nothing is left to ask.
- */
+/** The next round: every platform that has and needs more, with their cursors comma-joined (SPEC.md rule 4), or null. */
 export function nextDataRound(
 	progress: PlatformProgress[],
 	options: DataRoundOptions = {},
@@ -286,10 +264,8 @@ export interface RoundOutcome<T> {
 }
 
 /**
- * Every Data API walk (search, profiles, the poll): each request carries every
- * platform that still has more and still needs more, so Return All costs as
- * many requests as the deepest platform has pages. Items are de-duplicated
- * across pages (`postKey`) and held to the limit per platform.
+ * Every Data API walk (search, profiles, the poll): each request carries every platform that has and needs more, so
+ * Return All costs as many requests as the deepest platform has pages. Items are de-duplicated and held to the limit.
  */
 export async function collectRounds<T extends { [key: string]: unknown }>(
 	plan: RoundPlan<T>,

@@ -1,11 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-/**
- * Input refused before any request (and any credit) is spent. The checks are
- * pure and answer a `Checked` value; a node turns a refusal into a
- * NodeOperationError that names the field, the item and the platform.
- */
+/** Input refused before any request (and any credit) is spent: pure checks answer a `Checked` value. */
 
 /** Why an input was refused: the parameter, the platform when one is at fault, and the reason. */
 export interface InputRefusal {
@@ -32,10 +28,7 @@ export function describeRefusal(refusal: InputRefusal, itemIndex?: number): stri
 	return `Invalid ${refusal.field}${where.length > 0 ? ` (${where.join(', ')})` : ''}: ${refusal.reason}`;
 }
 
-/**
- * A refused input as the error n8n shows: the field, the item, the platform and
- * the reason; the description carries the hint and any further faults.
- */
+/** A refusal as n8n's error: field, item, platform and reason; the description has the hint and any further faults. */
 export function refusalError(
 	node: INode,
 	refusal: InputRefusal,

@@ -7,7 +7,7 @@ import { DEFAULT_MAX_WAIT_MS, type RetryPolicy } from './retry';
 export const MAX_RETRY_WAIT_FIELD = 'Max Retry Wait (Seconds)';
 
 // The default is DEFAULT_MAX_WAIT_MS in seconds, written out as n8n's lint wants a literal.
-export const maxRetryWaitOption: INodeProperties = {
+const maxRetryWaitOption: INodeProperties = {
 	displayName: MAX_RETRY_WAIT_FIELD,
 	name: 'maxRetryWait',
 	type: 'number',

@@ -10,11 +10,7 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** The longest single backoff wait. */
 	maxDelayMs: number;
-	/**
-	 * The wait after a 429 that came without Retry-After: the rate limit window
-	 * SPEC.md documents (60 requests a minute), so that the retry lands in a new
-	 * window instead of spending further 429s in the old one.
-	 */
+	/** The wait after a 429 without Retry-After: SPEC.md's rate limit window, so the retry lands in a new one. */
 	rateLimitWindowMs: number;
 }
 
@@ -29,11 +25,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	rateLimitWindowMs: 60_000,
 };
 
-/**
- * The clock the retries run on. Node code may not use timers, so waiting goes
- * through n8n-workflow's `sleep`; tests replace these functions to observe the
- * waits without spending them.
- */
+/** The retries' clock: n8n-workflow's `sleep` (nodes may not use timers); tests replace it to observe the waits. */
 export const retryTiming = {
 	sleep: async (ms: number): Promise<void> => await sleep(ms),
 	random: (): number => Math.random(),
@@ -47,7 +39,7 @@ export type AttemptOutcome =
 	/** An answer came but could not be read: `reason` says why, `statusCode` when known. */
 	| { kind: 'malformed'; reason: string; statusCode?: number };
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: 'final' | 'attempts' | 'budget' };
+type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: 'final' | 'attempts' | 'budget' };
 
 const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
 
@@ -57,12 +49,7 @@ export function isIdempotent(method: IHttpRequestMethods): boolean {
 	return IDEMPOTENT.includes(method);
 }
 
-/**
- * Whether an outcome is worth another attempt. A 429 means the service did not
- * act, so it is retried for every method; a 5xx, a broken connection or a
- * garbled body may come after the service acted, so only requests that are
- * safe to repeat are retried.
- */
+/** A 429 means the service did not act, so every method retries it; anything else only requests safe to repeat. */
 export function isRetryable(method: IHttpRequestMethods, outcome: AttemptOutcome): boolean {
 	if (outcome.kind === 'status') {
 		if (outcome.statusCode === 429) return true;
@@ -82,20 +69,13 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return Math.max(0, date - nowMs);
 }
 
-/**
- * Exponential backoff with jitter for retry number `retry` (1 for the first
- * retry): half of the exponential step is fixed, half is random, so waits grow
- * while concurrent clients spread out.
- */
+/** Exponential backoff for retry number `retry` (1-based), half fixed and half random so concurrent clients spread. */
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
 	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
 	return Math.round(step / 2 + (step / 2) * random());
 }
 
-/**
- * The decision after attempt number `attempt` (1-based) ended with `outcome`,
- * given the time already spent waiting for this request.
- */
+/** The decision after attempt `attempt` (1-based) ended with `outcome`, given the time this request already waited. */
 export function decideRetry(
 	method: IHttpRequestMethods,
 	outcome: AttemptOutcome,
@@ -106,8 +86,7 @@ export function decideRetry(
 ): RetryDecision {
 	if (!isRetryable(method, outcome)) return { retry: false, reason: 'final' };
 	if (attempt >= policy.maxAttempts) return { retry: false, reason: 'attempts' };
-	const asked =
-		outcome.kind === 'status' ? parseRetryAfter(outcome.retryAfter, timing.now()) : undefined;
+	const asked = outcome.kind === 'status' ? parseRetryAfter(outcome.retryAfter, timing.now()) : undefined;
 	const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
 	const delayMs = asked ?? (rateLimited ? policy.rateLimitWindowMs : backoffDelay(attempt, policy, timing.random));
 	if (waitedMs + delayMs > policy.maxTotalWaitMs) return { retry: false, reason: 'budget' };

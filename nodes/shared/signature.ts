@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'crypto';
 const DIGEST_BYTES = 32;
 
 /** Why a delivery was refused; never carries the secret or a signature value. */
-export type SignatureFailure =
+type SignatureFailure =
 	| 'missing_header'
 	| 'ambiguous_header'
 	| 'malformed_signature'
@@ -12,18 +12,14 @@ export type SignatureFailure =
 	| 'missing_secret'
 	| 'mismatch';
 
-export type SignatureResult = { valid: true; header: string } | { valid: false; reason: SignatureFailure; header?: string };
+type SignatureResult = { valid: true; header: string } | { valid: false; reason: SignatureFailure; header?: string };
 
-export type HeaderBag = Record<string, string | string[] | undefined>;
+type HeaderBag = Record<string, string | string[] | undefined>;
 
 /** A header name the service uses for its signature: `X-<ServiceName>-Signature`. */
 const SIGNATURE_HEADER = /^x-.+-signature$/i;
 
-/**
- * The header that carries the signature: the configured one (any case), or by
- * default the one header named `X-…-Signature`. Several candidates and no
- * configured name is ambiguous: nothing is guessed.
- */
+/** The signature header: the configured one (any case), else the one `X-…-Signature`; with several, nothing is guessed. */
 export function findSignatureHeader(
 	headers: HeaderBag,
 	configuredName?: string,
@@ -49,11 +45,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 	return trimmed === '' ? undefined : trimmed;
 }
 
-/**
- * The 32 signature bytes of a header value: `sha256=<hex>`, bare hex, or
- * base64 (standard or URL-safe, padded or not). Anything else, a truncated
- * value included, gives `undefined`.
- */
+/** The 32 bytes of a signature: `sha256=<hex>`, bare hex, or base64 (standard or URL-safe); else `undefined`. */
 export function decodeSignature(value: string): Buffer | undefined {
 	let text = value.trim();
 	const prefix = /^sha256[=:]/i.exec(text);
@@ -67,7 +59,7 @@ export function decodeSignature(value: string): Buffer | undefined {
 }
 
 /** HMAC-SHA256 of the raw body, keyed with the secret. */
-export function computeSignature(secret: string, rawBody: Buffer | string): Buffer {
+function computeSignature(secret: string, rawBody: Buffer | string): Buffer {
 	return createHmac('sha256', secret).update(rawBody).digest();
 }
 
@@ -82,7 +74,7 @@ export function signaturesEqual(expected: Buffer, actual: Buffer): boolean {
 	return timingSafeEqual(expected, actual);
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
 	headers: HeaderBag;
 	rawBody: Buffer | string | undefined | null;
 	/** Secrets of this trigger's subscriptions; a delivery signed with any of them is accepted. */
@@ -91,11 +83,7 @@ export interface VerifyOptions {
 	headerName?: string;
 }
 
-/**
- * Verifies a delivery: the HMAC-SHA256 of the raw body with a stored secret
- * must equal the signature header, compared in constant time. Every
- * candidate secret is checked so the time taken does not tell which matched.
- */
+/** HMAC-SHA256 of the raw body against the header, in constant time; every secret is tried so timing tells nothing. */
 export function verifyDelivery(options: VerifyOptions): SignatureResult {
 	const secrets = options.secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
 	const found = findSignatureHeader(options.headers, options.headerName);

@@ -21,7 +21,7 @@ import {
 import { refusalError } from './refusal';
 import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
-export interface ApiRequestOptions {
+interface ApiRequestOptions {
 	method: IHttpRequestMethods;
 	/** A path below the base URL (`/feeds/1`), or an absolute URL the service gave (`poll_url`). */
 	path: string;
@@ -39,24 +39,20 @@ export interface ApiRequestOptions {
 	timeoutMs?: number;
 }
 
-export interface FullResponse extends ApiResponse {
+interface FullResponse extends ApiResponse {
 	headers: Record<string, unknown>;
 }
 
 /** How long a request waits for its answer unless the user sets a timeout (Request Options). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-export function trimBaseUrl(baseUrl: string): string {
-	return baseUrl.trim().replace(/\/+$/, '');
-}
-
 export function joinUrl(baseUrl: string, path: string): string {
 	if (/^https?:\/\//i.test(path)) return path;
-	return `${trimBaseUrl(baseUrl)}/${path.replace(/^\/+/, '')}`;
+	return `${baseUrl.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
 /** The field named when the credential's Base URL is refused. */
-export const CREDENTIAL_BASE_URL_FIELD = 'Base URL (of the Social Aggregator API credential)';
+const CREDENTIAL_BASE_URL_FIELD = 'Base URL (of the Social Aggregator API credential)';
 
 /** The credential's base URL without trailing slashes, checked before any request. */
 export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number): Promise<string> {
@@ -86,12 +82,7 @@ function networkCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/**
- * An answer that came but could not be read, from the error n8n's helper threw:
- * its body ended early (the connection closed half-way), or it was not
- * compressed the way its headers said. The reason in the service's terms, and
- * the status when the error carries it.
- */
+/** An answer that came but could not be read (cut off half-way, or not compressed as its headers said), from n8n's error. */
 function unreadableAnswer(error: unknown): { reason: string; statusCode?: number } | undefined {
 	let reason: string | undefined;
 	let statusCode: number | undefined;
@@ -110,39 +101,25 @@ function unreadableAnswer(error: unknown): { reason: string; statusCode?: number
 	return reason ? { reason, statusCode } : undefined;
 }
 
-/** A success whose body did not parse as JSON. */
+/** A success whose body did not parse as JSON: a JSON API answers objects, so a string body means that. */
 function isMalformed(response: ApiResponse): boolean {
-	// A JSON API answers objects; a string body on a success means the JSON did not parse.
 	return typeof response.body === 'string' && response.body.trim() !== '';
 }
 
-/**
- * Whether an error code means the connection failed (reset, refused, timed
- * out, name not resolved): system codes (`ECONNRESET`) and the few Node codes
- * of the same kind. Codes such as `ERR_INVALID_URL` or `ERR_CANCELED` (the run
- * was stopped) would fail again the same way.
- */
+/** Whether a code means the connection failed (`ECONNRESET`…); `ERR_INVALID_URL` or `ERR_CANCELED` would fail again the same way. */
 function isConnectionFailure(code: string | undefined): boolean {
 	if (!code) return false;
 	if (!code.startsWith('ERR_')) return true;
 	return code === 'ERR_NETWORK' || code.startsWith('ERR_SOCKET_') || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
-/**
- * Connection failures that happen before a request reaches the service (no
- * connection was made): whatever the method, the service cannot have acted.
- */
+/** Connection failures before the request reached the service: whatever the method, it cannot have acted. */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL'];
 
 /**
- * What the requests of one node run share so that a rate limit costs as few
- * 429s as possible: at most `slots` requests in flight, and a gate that the
- * first 429 closes. That request (the probe) waits out the limit and is the
- * only one sent meanwhile; every other request, new or already answered 429,
- * waits at the gate. The probe's next answer other than 429 opens the gate;
- * if the probe gives up, the requests waiting with it give up too, since they
- * wait on the same limit. A window's end so costs at most the requests that
- * were in flight, with or without Retry-After.
+ * What one node run's requests share so that a rate limit costs few 429s: at most `slots` in flight, and a gate the
+ * first 429 closes. That request (the probe) waits out the limit alone; the others wait at the gate, and go, or give
+ * up, with the probe. A window's end so costs at most the requests in flight, with or without Retry-After.
  */
 export class RequestGate {
 	private free: number;
@@ -198,7 +175,7 @@ export class RequestGate {
 	}
 }
 
-export interface SendRules {
+interface SendRules {
 	method: IHttpRequestMethods;
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
@@ -215,10 +192,7 @@ export interface SendRules {
 }
 
 export interface SentResponse extends FullResponse {
-	/**
-	 * A DELETE answered 404 on a retry after an attempt that may have reached the
-	 * service: the first attempt deleted it.
-	 */
+	/** A DELETE answered 404 on a retry after an attempt that may have reached the service: the first one deleted it. */
 	alreadyGone?: boolean;
 }
 
@@ -227,15 +201,9 @@ function attempts(n: number): string {
 }
 
 /**
- * Sends one request by the package's rules, whatever sends it (n8n's request
- * helper, or declarative routing): retries 429 and transient failures within
- * the policy's bounds (a 429 without Retry-After waits the documented rate
- * limit window), and turns what is left into the right n8n error: SPEC.md's
- * envelope through `apiErrorFromResponse`, a failed connection through
- * `networkError`, a request that could not be sent at all as a
- * `NodeOperationError` with its secrets cut out. A request that changes
- * something and may have reached the service is never reported as if it had
- * not, and a DELETE whose earlier attempt may have deleted counts a 404 as done.
+ * Sends one request by the package's rules: retries 429 and transient failures within the policy (see retry.ts), and
+ * turns what is left into the right n8n error. A write that may have reached the service is never reported as if it
+ * had not; a DELETE whose earlier attempt may have deleted counts a 404 as done.
  */
 export async function sendWithRules(
 	node: INode,
@@ -358,11 +326,7 @@ function rateLimitError(
 	return error;
 }
 
-/**
- * One attempt: the request through n8n's helper (with the credential's Bearer
- * key unless `authenticated` is false), every status answered rather than
- * thrown, so that `sendWithRules` decides.
- */
+/** One attempt through n8n's helper (with the credential's Bearer key), every status answered so `sendWithRules` decides. */
 export async function sendAuthenticated(
 	ctx: IAllExecuteFunctions,
 	request: IHttpRequestOptions,
@@ -377,11 +341,7 @@ export async function sendAuthenticated(
 	return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
 }
 
-/**
- * One request to the service, with the package's rules: Bearer authentication
- * through n8n's credential helper, JSON in and out, and `sendWithRules`.
- * Resolves with the whole response.
- */
+/** One JSON request to the service by the package's rules (`sendWithRules`), resolving with the whole response. */
 export async function apiRequestFull(
 	this: IAllExecuteFunctions,
 	options: ApiRequestOptions,

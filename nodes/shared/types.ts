@@ -8,12 +8,7 @@ export interface ListMeta {
 	total_pages: number;
 }
 
-export interface ListResponse<T = IDataObject> {
-	data: T[];
-	meta: ListMeta;
-}
-
-export interface ApiErrorAction extends IDataObject {
+interface ApiErrorAction extends IDataObject {
 	type?: string;
 	upgrade_url?: string;
 	connection_url?: string;
