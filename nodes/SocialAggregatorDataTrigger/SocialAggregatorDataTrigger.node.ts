@@ -31,10 +31,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Aggregator Data Trigger',
 		name: 'socialAggregatorDataTrigger',
-		icon: {
-			light: 'file:socialAggregator.svg',
-			dark: 'file:socialAggregator.dark.svg',
-		},
+		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["term"]}}',
@@ -45,13 +42,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'socialAggregatorApi',
-				required: true,
-				testedBy: 'socialAggregatorApiTest',
-			},
-		],
+		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -131,15 +122,10 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await manualRun(this, search, options);
 
 		const state = this.getWorkflowStaticData('node') as PollState;
-		const result = await pollOnce(
-			search,
-			{ search: state.search, seen: state.seen, backlog: state.backlog },
-			searchRound(this, search),
-			{
-				maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
-				rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
-			},
-		);
+		const result = await pollOnce(search, { search: state.search, seen: state.seen, backlog: state.backlog }, searchRound(this, search), {
+			maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
+			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
+		});
 		reportFailures(this, result.failures, search, options);
 		if (result.recorded.length > 0) {
 			this.logger.info(
@@ -164,11 +150,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		return [[...items, ...notes.map(noteItem)]];
 	}
 
-	/**
-	 * Runs in the execution with the items poll() returned: passes the posts on and
-	 * turns poll()'s notes into execution hints, which IPollFunctions cannot add.
-	 * A manual run ("Fetch Test Event") reads the latest posts here.
-	 */
+	/** Passes poll()'s posts on and turns its notes into execution hints (IPollFunctions cannot); a manual run reads here. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		if (this.getMode() === 'manual' && !input.some((item) => NOTE in item.json || 'platform' in item.json)) {
@@ -184,20 +166,14 @@ export class SocialAggregatorDataTrigger implements INodeType {
 const NOTE = '__socialAggregatorPollNote';
 
 function noteItem(hint: NodeExecutionHint): INodeExecutionData {
-	return {
-		json: { [NOTE]: { message: hint.message, type: hint.type ?? 'info' } },
-	};
+	return { json: { [NOTE]: { message: hint.message, type: hint.type ?? 'info' } } };
 }
 
 /** An item with its pairedItem, or nothing for a note (added to the execution's hints). */
 function passOn(ctx: IExecuteFunctions, item: INodeExecutionData, index: number): INodeExecutionData[] {
 	const note = item.json[NOTE] as { message?: string; type?: NodeExecutionHint['type'] } | undefined;
 	if (note && typeof note === 'object') {
-		ctx.addExecutionHints({
-			message: String(note.message ?? ''),
-			type: note.type ?? 'info',
-			location: 'outputPane',
-		});
+		ctx.addExecutionHints({ message: String(note.message ?? ''), type: note.type ?? 'info', location: 'outputPane' });
 		return [];
 	}
 	return [{ json: item.json, pairedItem: { item: index } }];
@@ -271,7 +247,5 @@ function reportFailures(
 
 function statusItems(options: IDataObject, failures: PlatformFailure[]): INodeExecutionData[] {
 	if (options.platformErrors !== 'emit') return [];
-	return failures.map((f) => ({
-		json: platformFailureItem(f.platform, f, f.attempts),
-	}));
+	return failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) }));
 }

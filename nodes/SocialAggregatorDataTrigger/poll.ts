@@ -14,11 +14,7 @@ export interface PollState extends IDataObject {
 	search?: string;
 	/** Keys of the newest posts seen, per platform, newest first. */
 	seen?: Record<string, string[]>;
-	/**
-	 * Per platform whose new posts filled more pages than one poll may read: the
-	 * posts read so far (newest first, not yet emitted) and the cursor of the
-	 * next older page. The next polls read on from there before emitting.
-	 */
+	/** Per platform with more new pages than one poll may read: the posts read so far and the next older page's cursor. */
 	backlog?: Record<string, Backlog>;
 }
 
@@ -66,25 +62,15 @@ function searchIdentity(search: DataSearch): string {
 /** A post's key in the memory: `postKey`, else its time and text. */
 export function pollKey(post: DataPost): string {
 	const platform = String(post.platform ?? '').toLowerCase();
-	return (
-		postKey(post) ?? `${platform}:t:${String(post.post_created_at ?? '')}:${String(post.message ?? '').slice(0, 120)}`
-	);
+	return postKey(post) ?? `${platform}:t:${String(post.post_created_at ?? '')}:${String(post.message ?? '').slice(0, 120)}`;
 }
 
 function failureOf(p: PlatformProgress): PlatformFailure {
-	return {
-		platform: p.platform,
-		code: p.error?.code ?? 'platform_error',
-		message: p.error?.message ?? 'The platform failed',
-		attempts: p.failures,
-	};
+	const { platform, error, failures: attempts } = p;
+	return { platform, code: error?.code ?? 'platform_error', message: error?.message ?? 'The platform failed', attempts };
 }
 
-/**
- * Posts of several platforms in time order, oldest first. Each platform's list
- * comes newest first, as pages do; a post without a readable time keeps its
- * place after the post before it.
- */
+/** Posts of several platforms (each list newest first) oldest first; a post without a time stays after its predecessor. */
 export function oldestFirst(lists: DataPost[][]): DataPost[] {
 	const timed: Array<{ post: DataPost; time: number; order: number }> = [];
 	let order = 0;
@@ -102,14 +88,9 @@ export function oldestFirst(lists: DataPost[][]): DataPost[] {
 }
 
 /**
- * One poll. A platform with a backlog reads on from its cursor first; the
- * others read their newest pages, in shared rounds. Each platform reads until
- * it meets a post it has seen (or has no more, or the page budget is spent).
- * A platform without memory only records its first page. A platform that
- * still has new posts when the budget is spent emits nothing yet: what it read
- * becomes its backlog and the next poll reads on, so a burst of any size is
- * emitted whole, once and oldest first. The memory of a platform that failed
- * is kept as it was, so nothing is lost or repeated.
+ * One poll: backlogs read on first, then the newest pages, each platform until a post it has seen. A platform still
+ * finding new posts when the page budget is spent emits nothing yet: what it read becomes its backlog, so a burst is
+ * emitted whole, once, oldest first. A failed platform's memory is kept as it was.
  */
 export async function pollOnce(
 	search: DataSearch,
@@ -137,6 +118,7 @@ export async function pollOnce(
 	}
 
 	const found: Record<string, DataPost[]> = Object.fromEntries(search.platforms.map((p) => [p, []]));
+	const heldKeys = Object.fromEntries(search.platforms.map((p) => [p, new Set((backlog[p]?.posts ?? []).map(pollKey))]));
 	let requests = 0;
 
 	/** Reads rounds until each platform is finished or the budget is spent. */
@@ -151,10 +133,9 @@ export async function pollOnce(
 			fetchRound,
 			// A platform without memory records its newest page only; one with memory stops at the first post it knows.
 			take: (platform, posts) => {
-				const held = new Set((backlog[platform]?.posts ?? []).map(pollKey));
-				const known = posts.filter((post) => seenSets[platform]?.has(pollKey(post)));
-				const items = posts.filter((post) => !seenSets[platform]?.has(pollKey(post)) && !held.has(pollKey(post)));
-				return { items, finished: recording.has(platform) || known.length > 0 };
+				const known = (post: DataPost) => seenSets[platform]?.has(pollKey(post));
+				const items = posts.filter((post) => !known(post) && !heldKeys[platform].has(pollKey(post)));
+				return { items, finished: recording.has(platform) || posts.some(known) };
 			},
 		});
 		requests += outcome.requests;
@@ -228,18 +209,8 @@ export async function latestPosts(
 	fetchRound: FetchRound,
 	count: number,
 ): Promise<{ posts: DataPost[]; failures: PlatformFailure[] }> {
-	const outcome = await collectRounds<DataPost>({
-		platforms: search.platforms,
-		maxRequests: 1,
-		maxPlatformRetries: 0,
-		fetchRound,
-	});
-	const ordered = oldestFirst(
-		search.platforms.map((p) => outcome.pages.filter((page) => page.platform === p).flatMap((page) => page.items)),
-	);
-	const failures = outcome.progress.filter((p) => p.state === 'failed').map(failureOf);
-	return {
-		posts: count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [],
-		failures,
-	};
+	const { pages, progress } = await collectRounds<DataPost>({ platforms: search.platforms, maxRequests: 1, maxPlatformRetries: 0, fetchRound });
+	const ordered = oldestFirst(search.platforms.map((p) => pages.filter((page) => page.platform === p).flatMap((page) => page.items)));
+	const failures = progress.filter((p) => p.state === 'failed').map(failureOf);
+	return { posts: count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [], failures };
 }

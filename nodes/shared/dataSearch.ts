@@ -9,7 +9,7 @@ import type { RetryPolicy } from './retry';
 import { apiRequestFull } from './transport';
 import type { DataPost } from './types';
 
-/** A Data API search, shared by the Data node and the Data Trigger: its checks before any request (and any credit) is spent, following SPEC.md's table of platforms and term types, and one round's request. */
+/** A Data API search, shared by the Data node and the Data Trigger: checks by SPEC.md's table, and one round's request. */
 
 export interface DataSearch {
 	term: string;
@@ -50,16 +50,7 @@ export function inferredTermType(term: string): DataTermType {
 function platformRefusals(value: unknown, field: string): { platforms: string[]; refusals: InputRefusal[] } {
 	const names = toList(value);
 	if (names.length === 0) {
-		return {
-			platforms: [],
-			refusals: [
-				{
-					field,
-					reason: 'no platform is chosen',
-					hint: 'Choose at least one platform.',
-				},
-			],
-		};
+		return { platforms: [], refusals: [{ field, reason: 'no platform is chosen', hint: 'Choose at least one platform.' }] };
 	}
 	const platforms: string[] = [];
 	const refusals: InputRefusal[] = [];
@@ -106,34 +97,19 @@ const TERM_TYPE_HINTS: Record<string, string> = {
 function termRefusal(value: unknown, term: string): InputRefusal | undefined {
 	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
 		const kind = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-		return {
-			field: 'Term',
-			reason: `the term is ${kind}, not text`,
-			hint: 'Enter a handle, hashtag, keyword or place ID.',
-		};
+		return { field: 'Term', reason: `the term is ${kind}, not text`, hint: 'Enter a handle, hashtag, keyword or place ID.' };
 	}
 	if (term === '') {
-		return {
-			field: 'Term',
-			reason: 'the term is empty',
-			hint: 'Enter a handle, hashtag, keyword or place ID.',
-		};
+		return { field: 'Term', reason: 'the term is empty', hint: 'Enter a handle, hashtag, keyword or place ID.' };
 	}
 	if (term === '#' || term === '@') {
-		return {
-			field: 'Term',
-			reason: `the term "${term}" has a prefix but no name`,
-		};
+		return { field: 'Term', reason: `the term "${term}" has a prefix but no name` };
 	}
 	return undefined;
 }
 
 /** Checks a search before any request: a term, known platforms, a term type each takes; every fault reported. */
-export function checkDataSearch(raw: {
-	term: unknown;
-	platforms: unknown;
-	termType: unknown;
-}): Checked<CheckedDataSearch> {
+export function checkDataSearch(raw: { term: unknown; platforms: unknown; termType: unknown }): Checked<CheckedDataSearch> {
 	const term = typeof raw.term === 'string' || typeof raw.term === 'number' ? String(raw.term).trim() : '';
 	const badTerm = termRefusal(raw.term, term);
 	const refusals: InputRefusal[] = badTerm ? [badTerm] : [];
@@ -197,10 +173,7 @@ export async function requestDataRound(
 	round: { platforms: string[]; cursor?: string },
 	options: { itemIndex?: number; retry?: Partial<RetryPolicy> } = {},
 ): Promise<RoundAnswer<DataPost>> {
-	const qs: IDataObject = {
-		term: search.term,
-		platforms: round.platforms.join(','),
-	};
+	const qs: IDataObject = { term: search.term, platforms: round.platforms.join(',') };
 	if (search.termType) qs.term_type = search.termType;
 	if (round.cursor) qs.cursor = round.cursor;
 	const response = await apiRequestFull.call(ctx, {

@@ -260,6 +260,24 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		expect(Object.keys(staticData)).toEqual(['search', 'seen']);
 	});
 
+	it.each([
+		['`data` is null', (body: IDataObject) => ({ ...body, data: null })],
+		['`meta` is missing', (body: IDataObject) => ({ data: body.data })],
+	])('refuses an answer whose %s instead of reading it as no new posts, and keeps its memory', async (fault, spoil) => {
+		const { context, api, staticData } = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
+		api.add('Bluesky', 2);
+		await node.poll.call(context);
+		const memory = JSON.parse(JSON.stringify(staticData));
+		api.add('Bluesky', 2);
+		const fetch = api.fetch;
+		api.fetch = async (round) => spoil((await fetch(round)) as unknown as IDataObject) as never;
+		await expect(node.poll.call(context)).rejects.toThrow(`The service's answer to GET /data/posts (HTTP 200) cannot be used: ${fault}`);
+		expect(staticData).toEqual(memory);
+		// The next good answer emits the new posts: none were lost.
+		api.fetch = fetch;
+		expect((await node.poll.call(context))?.[0]).toHaveLength(2);
+	});
+
 	it('shows the latest few posts in a manual run without touching the memory', async () => {
 		const { context, api, staticData, requests } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { testPosts: 3 } }, 'manual');
 		api.add('Bluesky', 2);
