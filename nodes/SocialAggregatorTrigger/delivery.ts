@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { toList } from '../shared/input';
+
 /** How many delivery ids the trigger remembers to recognise a retry. */
-export const RECENT_DELIVERIES_LIMIT = 500;
+const RECENT_DELIVERIES_LIMIT = 500;
 
 export type OutputMode = 'eachPost' | 'eachDelivery';
 
@@ -12,7 +14,7 @@ export interface Delivery extends IDataObject {
 	data?: IDataObject;
 }
 
-export interface DeliveryFilter {
+interface DeliveryFilter {
 	/** Events to let through; empty lets every event through. */
 	events: string[];
 	/** Feed ids to let through for feed events; empty lets every feed through. */
@@ -105,12 +107,12 @@ export function rawDeliveryId(raw: string): string | undefined {
 	return undefined;
 }
 
-export function isTestDelivery(delivery: Delivery): boolean {
+function isTestDelivery(delivery: Delivery): boolean {
 	return typeof delivery.data === 'object' && delivery.data !== null && delivery.data.test === true;
 }
 
 /** The feed id a delivery is about: `data.feed.id`, `data.feed` or `data.feed_id`. */
-export function deliveryFeedId(delivery: Delivery): string | undefined {
+function deliveryFeedId(delivery: Delivery): string | undefined {
 	const data = delivery.data;
 	if (!data || typeof data !== 'object') return undefined;
 	const feed = data.feed;
@@ -212,12 +214,7 @@ export function forgetDeliveriesInProcess(): void {
 
 /** The events to subscribe to: the chosen ones and any typed in, without repeats, sorted. */
 export function wantedEvents(chosen: unknown, typed: unknown): string[] {
-	const list: string[] = [];
-	if (Array.isArray(chosen)) list.push(...chosen.map((v) => String(v ?? '')));
-	else if (typeof chosen === 'string') list.push(...chosen.split(','));
-	if (typeof typed === 'string') list.push(...typed.split(','));
-	else if (Array.isArray(typed)) list.push(...typed.map((v) => String(v ?? '')));
-	return Array.from(new Set(list.map((e) => e.trim()).filter(Boolean))).sort();
+	return Array.from(new Set([...textList(chosen), ...textList(typed)])).sort();
 }
 
 export function sameEvents(a: unknown, b: string[]): boolean {
@@ -226,14 +223,12 @@ export function sameEvents(a: unknown, b: string[]): boolean {
 	return left.length === b.length && left.every((e, i) => e === b[i]);
 }
 
-/** The ids of a multi-select or a comma-separated list. */
+/** The ids of a multi-select or a comma-separated list (a number is one id). */
 export function idList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map((v) => String(v ?? '').trim()).filter(Boolean);
-	if (typeof value === 'string' || typeof value === 'number') {
-		return String(value)
-			.split(',')
-			.map((v) => v.trim())
-			.filter(Boolean);
-	}
-	return [];
+	return textList(typeof value === 'number' ? String(value) : value);
+}
+
+/** `toList` of a multi-select or text; any other value (an object, a boolean) names nothing. */
+function textList(value: unknown): string[] {
+	return typeof value === 'string' || Array.isArray(value) ? toList(value) : [];
 }

@@ -4,10 +4,10 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { collectPages } from '../shared/pagination';
 import { apiRequest, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
-import { idList, sameEvents, wantedEvents } from './delivery';
+import { sameEvents, wantedEvents } from './delivery';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
-export interface StoredSubscription extends IDataObject {
+interface StoredSubscription extends IDataObject {
 	id: string;
 	secret: string;
 	url: string;
@@ -16,9 +16,9 @@ export interface StoredSubscription extends IDataObject {
 	test: boolean;
 }
 
-export type Slot = 'live' | 'test';
+type Slot = 'live' | 'test';
 
-export interface TriggerStaticData extends IDataObject {
+interface TriggerStaticData extends IDataObject {
 	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
 }
 
@@ -55,7 +55,7 @@ export function secretRegisteredHere(ctx: IWebhookFunctions, slot: Slot): string
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-export function staticData(ctx: Context): TriggerStaticData {
+function staticData(ctx: Context): TriggerStaticData {
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
@@ -74,19 +74,19 @@ function setStored(ctx: Context, slot: Slot, subscription: StoredSubscription | 
 }
 
 /** Whether n8n is setting the webhook up for the editor's "Listen for test event". */
-export function isManual(ctx: IHookFunctions): boolean {
+function isManual(ctx: IHookFunctions): boolean {
 	return ctx.getMode() === 'manual' || ctx.getActivationMode() === 'manual';
 }
 
 /** The slot of the subscription for `url`: the one stored for it, else by mode. */
-export function slotFor(ctx: IHookFunctions, url: string): Slot {
+function slotFor(ctx: IHookFunctions, url: string): Slot {
 	const stored = storedSubscriptions(ctx);
 	if (stored.test?.url === url) return 'test';
 	if (stored.live?.url === url) return 'live';
 	return isManual(ctx) ? 'test' : 'live';
 }
 
-export function webhookUrl(ctx: IHookFunctions): string {
+function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n did not give this trigger a webhook URL');
 	return url;
@@ -96,12 +96,12 @@ function options(ctx: IHookFunctions): IDataObject {
 	return (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 }
 
-export function desiredEvents(ctx: IHookFunctions): string[] {
+function desiredEvents(ctx: IHookFunctions): string[] {
 	return wantedEvents(ctx.getNodeParameter('events', []), options(ctx).additionalEvents);
 }
 
 /** Refuses a webhook URL the service will not deliver to, unless plain HTTP is allowed. */
-export function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
+function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
 	let protocol: string;
 	try {
 		protocol = new URL(url).protocol;
@@ -127,7 +127,7 @@ async function getSubscription(ctx: IHookFunctions, id: string): Promise<Webhook
 }
 
 /** Deletes a subscription; one already gone (404) counts as deleted. */
-export async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<'deleted' | 'gone'> {
+async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<'deleted' | 'gone'> {
 	const response = await apiRequestFull.call(ctx, {
 		method: 'DELETE',
 		path: `/webhooks/${encodeURIComponent(id)}`,
@@ -150,7 +150,7 @@ async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscripti
 }
 
 /** What makes a stored subscription unusable, or none when it is fine. */
-export function subscriptionProblems(
+function subscriptionProblems(
 	found: WebhookSubscription,
 	stored: StoredSubscription,
 	url: string,
@@ -281,9 +281,4 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	setStored(ctx, slot, undefined);
 	keepSecret(ctx, slot, undefined);
 	return true;
-}
-
-/** Feed ids for the "Feeds" option. */
-export function feedFilter(value: unknown): string[] {
-	return idList(value);
 }

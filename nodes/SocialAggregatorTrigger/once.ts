@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
  * Keys kept in n8n's database per trigger node (three per delivery), the oldest dropped first:
  * far more than the deliveries a service retries at any one time.
  */
-export const PROCESSED_DELIVERIES_KEPT = 15_000;
+const PROCESSED_DELIVERIES_KEPT = 15_000;
 
 /**
  * Tie-break rounds after the first check, each after a random wait: the
