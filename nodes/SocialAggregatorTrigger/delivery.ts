@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { toList } from '../shared/input';
+import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
 
 /** How many delivery ids the trigger remembers to recognise a retry. */
 const RECENT_DELIVERIES_LIMIT = 500;
@@ -24,10 +25,90 @@ interface DeliveryFilter {
 	listeningForTest: boolean;
 }
 
-/** The body of a delivery, parsed from the raw bytes whose signature was checked. */
-export function parseDelivery(rawBody: Buffer | string): Delivery | undefined {
+/** What webhook() reads from n8n for one delivery. */
+export interface DeliveryRequest {
+	headers: HeaderBag;
+	rawBody: Buffer | undefined;
+	/** This trigger's signing secrets; a delivery signed with any of them is accepted. */
+	secrets: Array<string | undefined>;
+	/** A node parameter; an expression may throw, which a signed delivery answers with 422. */
+	parameter: (name: string, fallback: unknown) => unknown;
+	/** The editor is listening for a test event: nothing is de-duplicated or remembered. */
+	manual: boolean;
+	/** Whether this process has handled delivery `id` before. */
+	handledBefore: (id: string) => boolean;
+}
+
+/** The answer to the sender (a 200 or a JSON error), the items to emit and the id to remember as handled. */
+export interface DeliveryAnswer {
+	status: number;
+	body: IDataObject;
+	items?: IDataObject[];
+	remember?: string;
+	log?: { level: 'debug' | 'warn'; message: string };
+}
+
+function refusal(status: number, code: string, message: string, log?: DeliveryAnswer['log']): DeliveryAnswer {
+	return { status, body: { error: { code, message } }, log };
+}
+
+/** A delivery checked, then refused, recognised as a copy, ignored with a reason, or turned into items. */
+export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
+	const options = (request.parameter('options', {}) as IDataObject) ?? {};
+	const verdict = verifyDelivery({
+		headers: request.headers,
+		rawBody: request.rawBody,
+		secrets: request.secrets,
+		headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
+	});
+	if (!verdict.valid) {
+		const message = `Social Aggregator Trigger refused a delivery with 401: ${describeFailure(verdict)}`;
+		return refusal(401, 'invalid_signature', 'The signature is missing or does not match', { level: 'warn', message });
+	}
+
+	const text = request.rawBody === undefined ? '' : request.rawBody.toString('utf8');
+	const delivery = parseDelivery(text);
+	if (!delivery) return refusal(400, 'invalid_body', 'The body is not a JSON object');
+	// The id as the service wrote it: a number past 2^53 keeps every digit.
+	const id = rawDeliveryId(text) ?? deliveryId(delivery);
+	if (id !== undefined) delivery.id = /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+	const remember = request.manual ? undefined : id;
+
+	// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
+	if (remember !== undefined && request.handledBefore(remember)) {
+		const message = `Social Aggregator Trigger: delivery ${remember} was already received; not emitted again`;
+		return { status: 200, body: { received: true, duplicate: true }, log: { level: 'debug', message } };
+	}
 	try {
-		const parsed = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')) as unknown;
+		return { ...itemsOrReason(delivery, options, request), remember };
+	} catch (error) {
+		// A signed delivery of a shape nothing here expected: a 4xx, never n8n's 500; not remembered, so its retry is handled afresh.
+		const reason = error instanceof Error ? error.message : String(error);
+		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
+		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
+	}
+}
+
+/** A verified delivery's items, or why it is ignored. */
+function itemsOrReason(delivery: Delivery, options: IDataObject, request: DeliveryRequest): DeliveryAnswer {
+	const reason = ignoreReason(delivery, {
+		events: wantedEvents(request.parameter('events', []), options.additionalEvents),
+		feedIds: idList(options.feedIds),
+		includeTestDeliveries: options.includeTestDeliveries !== false,
+		listeningForTest: request.manual,
+	});
+	if (reason) {
+		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`;
+		return { status: 200, body: { received: true, ignored: reason }, log: { level: 'debug', message } };
+	}
+	const items = deliveryItems(delivery, request.parameter('output', 'eachPost') as OutputMode);
+	return { status: 200, body: { received: true }, items };
+}
+
+/** The body of a delivery, parsed from the raw text whose signature was checked. */
+function parseDelivery(text: string): Delivery | undefined {
+	try {
+		const parsed = JSON.parse(text) as unknown;
 		if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
 		return parsed as Delivery;
 	} catch {
@@ -35,7 +116,7 @@ export function parseDelivery(rawBody: Buffer | string): Delivery | undefined {
 	}
 }
 
-export function deliveryId(delivery: Delivery): string | undefined {
+function deliveryId(delivery: Delivery): string | undefined {
 	const id = delivery.id;
 	if (typeof id === 'string' && id !== '') return id;
 	if (typeof id === 'number') return String(id);

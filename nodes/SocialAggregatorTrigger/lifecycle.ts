@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { collectPages } from '../shared/pagination';
 import { apiRequest, apiRequestFull } from '../shared/transport';
@@ -33,12 +33,13 @@ const secretsRegisteredHere = new Map<string, string>();
 /** How many subscriptions the copy keeps, the oldest dropped first. */
 const SECRETS_KEPT = 200;
 
-function secretKey(ctx: Context, slot: Slot): string {
-	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}:${slot}`;
+/** This trigger node in this workflow: the key of what a process keeps for it. */
+export function triggerKey(ctx: Pick<IExecuteFunctions, 'getWorkflow' | 'getNode'>): string {
+	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}`;
 }
 
 function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined): void {
-	const key = secretKey(ctx, slot);
+	const key = `${triggerKey(ctx)}:${slot}`;
 	secretsRegisteredHere.delete(key);
 	if (secret === undefined) return;
 	secretsRegisteredHere.set(key, secret);
@@ -48,9 +49,11 @@ function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined)
 	}
 }
 
-/** The secret this process registered for this trigger's subscription in `slot`, if any. */
-export function secretRegisteredHere(ctx: IWebhookFunctions, slot: Slot): string | undefined {
-	return secretsRegisteredHere.get(secretKey(ctx, slot));
+/** The secrets a delivery may be signed with: this mode's subscription first, the other one, then this process's copy. */
+export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<string | undefined> {
+	const { live, test } = storedSubscriptions(ctx);
+	const ordered = manual ? [test, live] : [live, test];
+	return [...ordered.map((s) => s?.secret), secretsRegisteredHere.get(`${triggerKey(ctx)}:${manual ? 'test' : 'live'}`)];
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
@@ -59,7 +62,7 @@ function staticData(ctx: Context): TriggerStaticData {
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
-export function storedSubscriptions(ctx: Context): { live?: StoredSubscription; test?: StoredSubscription } {
+function storedSubscriptions(ctx: Context): { live?: StoredSubscription; test?: StoredSubscription } {
 	const subscriptions = staticData(ctx).subscriptions;
 	return subscriptions && typeof subscriptions === 'object' ? subscriptions : {};
 }
