@@ -182,11 +182,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		return { noWebhookResponse: true };
 	}
 
-	/**
-	 * Runs in the execution, in whichever n8n process runs it (a worker in queue
-	 * mode), with the items webhook() emitted: passes on the items of deliveries
-	 * no execution acted on before, recorded in n8n's database.
-	 */
+	/** Runs where the execution runs (a worker in queue mode): drops deliveries n8n's database says were acted on. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		if (this.getMode() === 'manual') {

@@ -3,10 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { toList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
 
-/** How many delivery ids the trigger remembers to recognise a retry. */
+/** Delivery ids a process remembers per trigger to recognise a retry. */
 const RECENT_DELIVERIES_LIMIT = 500;
 
-export type OutputMode = 'eachPost' | 'eachDelivery';
+/** Triggers a process remembers ids for, the least recently used dropped first. */
+const TRIGGERS_REMEMBERED = 1000;
+
+type OutputMode = 'eachPost' | 'eachDelivery';
 
 export interface Delivery extends IDataObject {
 	id?: string | number;
@@ -70,7 +73,7 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 	const delivery = parseDelivery(text);
 	if (!delivery) return refusal(400, 'invalid_body', 'The body is not a JSON object');
 	// The id as the service wrote it: a number past 2^53 keeps every digit.
-	const id = rawDeliveryId(text) ?? deliveryId(delivery);
+	const id = rawDeliveryId(text) ?? idText(delivery.id);
 	if (id !== undefined) delivery.id = /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 	const remember = request.manual ? undefined : id;
 
@@ -82,7 +85,7 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 	try {
 		return { ...itemsOrReason(delivery, options, request), remember };
 	} catch (error) {
-		// A signed delivery of a shape nothing here expected: a 4xx, never n8n's 500; not remembered, so its retry is handled afresh.
+		// A signed delivery of an unexpected shape: a 4xx, never n8n's 500; not remembered, so a retry is handled afresh.
 		const reason = error instanceof Error ? error.message : String(error);
 		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
 		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
@@ -105,7 +108,7 @@ function itemsOrReason(delivery: Delivery, options: IDataObject, request: Delive
 	return { status: 200, body: { received: true }, items };
 }
 
-/** The body of a delivery, parsed from the raw text whose signature was checked. */
+/** Parsed from the raw text whose signature was checked, never from n8n's parsed body. */
 function parseDelivery(text: string): Delivery | undefined {
 	try {
 		const parsed = JSON.parse(text) as unknown;
@@ -116,11 +119,10 @@ function parseDelivery(text: string): Delivery | undefined {
 	}
 }
 
-function deliveryId(delivery: Delivery): string | undefined {
-	const id = delivery.id;
+/** An id as text: a non-empty string, or a number's digits. */
+export function idText(id: unknown): string | undefined {
 	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number') return String(id);
-	return undefined;
+	return typeof id === 'number' ? String(id) : undefined;
 }
 
 /** The end of the JSON value that starts at `at` (whitespace skipped before it). */
@@ -147,11 +149,7 @@ function valueEnd(text: string, at: number): number {
 	return i;
 }
 
-/**
- * The top-level `id` of a delivery exactly as the service wrote it: a string's
- * text, or a number's digits (JSON.parse rounds a number past 2^53, so two
- * deliveries could share an id). Undefined when there is none of those.
- */
+/** The top-level `id` as written: JSON.parse rounds a number past 2^53, so two deliveries could share one. */
 export function rawDeliveryId(raw: string): string | undefined {
 	let i = raw.indexOf('{');
 	if (i < 0) return undefined;
@@ -175,8 +173,7 @@ export function rawDeliveryId(raw: string): string | undefined {
 			if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)) return token;
 			if (token.startsWith('"')) {
 				try {
-					const text = JSON.parse(token) as unknown;
-					return typeof text === 'string' && text !== '' ? text : undefined;
+					return idText(JSON.parse(token));
 				} catch {
 					return undefined;
 				}
@@ -218,12 +215,7 @@ export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string
 	return undefined;
 }
 
-/**
- * The items of a delivery. One per delivery: the body as sent. One per post:
- * each post of a `post.created` delivery with its feed, source and the event
- * id; other events stay one item. A `post.created` without posts gives no item
- * unless it is a test delivery, which is shown as sent.
- */
+/** One item per delivery, or per post with its feed, source and event id; no posts, no item, unless a test. */
 export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 	if (mode === 'eachDelivery') return [delivery];
 	const data = delivery.data && typeof delivery.data === 'object' && !Array.isArray(delivery.data) ? delivery.data : {};
@@ -241,47 +233,18 @@ export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject
 	return posts.map((post) => ({ ...(post && typeof post === 'object' ? post : { value: post }), ...context }));
 }
 
-/**
- * The memory of recent delivery ids after seeing `id`: newest last, at most
- * `limit` long. `seen` tells whether the id was there before.
- */
-export function rememberDelivery(
-	recent: unknown,
-	id: string,
-	limit = RECENT_DELIVERIES_LIMIT,
-): { seen: boolean; recent: string[] } {
-	const list = Array.isArray(recent) ? recent.filter((v): v is string => typeof v === 'string') : [];
-	if (list.includes(id)) return { seen: true, recent: list };
-	const next = [...list, id];
-	return { seen: false, recent: next.length > limit ? next.slice(next.length - limit) : next };
-}
-
-/**
- * Delivery ids this n8n process has seen, per trigger node. n8n keeps what
- * `webhook()` writes to static data only when the delivery starts no
- * execution, so a retry of a delivery that ran the workflow finds no trace
- * there; this memory catches it, and two copies arriving at once. Static data
- * still carries ids across restarts where n8n saves it.
- */
+/** Ids handled per trigger, newest last: n8n drops webhook()'s static data writes when it starts a run. */
 const seenInProcess = new Map<string, string[]>();
 
-/** How many trigger nodes the process memory keeps, the least recently used dropped first. */
-const TRIGGERS_REMEMBERED = 1000;
-
-/** Whether this process has handled delivery `id` at trigger `key` before. */
 export function handledInProcess(key: string, id: string): boolean {
 	return seenInProcess.get(key)?.includes(id) ?? false;
 }
 
-/**
- * Remembers that this process handled delivery `id` (emitted it, or ignored it
- * with a reason): only then, so that a delivery that failed is handled again
- * when the service retries it.
- */
+/** Only once a delivery is handled (emitted or ignored): one that failed is handled again when retried. */
 export function rememberHandled(key: string, id: string): void {
-	const memory = rememberDelivery(seenInProcess.get(key), id);
+	const recent = seenInProcess.get(key) ?? [];
 	seenInProcess.delete(key);
-	seenInProcess.set(key, memory.recent);
+	seenInProcess.set(key, recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT));
 	if (seenInProcess.size > TRIGGERS_REMEMBERED) {
 		const oldest = seenInProcess.keys().next().value;
 		if (oldest !== undefined) seenInProcess.delete(oldest);
@@ -298,14 +261,8 @@ export function wantedEvents(chosen: unknown, typed: unknown): string[] {
 	return Array.from(new Set([...textList(chosen), ...textList(typed)])).sort();
 }
 
-export function sameEvents(a: unknown, b: string[]): boolean {
-	if (!Array.isArray(a)) return false;
-	const left = Array.from(new Set(a.map(String))).sort();
-	return left.length === b.length && left.every((e, i) => e === b[i]);
-}
-
 /** The ids of a multi-select or a comma-separated list (a number is one id). */
-export function idList(value: unknown): string[] {
+function idList(value: unknown): string[] {
 	return textList(typeof value === 'number' ? String(value) : value);
 }
 

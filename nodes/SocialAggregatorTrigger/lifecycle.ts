@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions 
 import { collectPages } from '../shared/pagination';
 import { apiRequest, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
-import { sameEvents, wantedEvents } from './delivery';
+import { wantedEvents } from './delivery';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
 interface StoredSubscription extends IDataObject {
@@ -22,12 +22,7 @@ interface TriggerStaticData extends IDataObject {
 	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
 }
 
-/**
- * Signing secrets of the subscriptions this process registered, by workflow, node and slot.
- * n8n attaches the static data of an editor's test webhook only after
- * `create()` returns, so a test delivery the service sends while `create()`
- * still runs can be verified only with this copy.
- */
+/** Secrets this process registered: n8n attaches a test webhook's static data only after create() returns. */
 const secretsRegisteredHere = new Map<string, string>();
 
 /** How many subscriptions the copy keeps, the oldest dropped first. */
@@ -49,7 +44,7 @@ function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined)
 	}
 }
 
-/** The secrets a delivery may be signed with: this mode's subscription first, the other one, then this process's copy. */
+/** The secrets a delivery may be signed with: this mode's subscription first, then the other, then ours. */
 export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<string | undefined> {
 	const { live, test } = storedSubscriptions(ctx);
 	const ordered = manual ? [test, live] : [live, test];
@@ -130,13 +125,12 @@ async function getSubscription(ctx: IHookFunctions, id: string): Promise<Webhook
 }
 
 /** Deletes a subscription; one already gone (404) counts as deleted. */
-async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<'deleted' | 'gone'> {
-	const response = await apiRequestFull.call(ctx, {
+async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void> {
+	await apiRequestFull.call(ctx, {
 		method: 'DELETE',
 		path: `/webhooks/${encodeURIComponent(id)}`,
 		acceptStatuses: [404],
 	});
-	return response.statusCode === 404 ? 'gone' : 'deleted';
 }
 
 async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscription[]> {
@@ -150,6 +144,12 @@ async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscripti
 			})) as { data: WebhookSubscription[] },
 		key: (s) => s.id,
 	});
+}
+
+function sameEvents(a: unknown, b: string[]): boolean {
+	if (!Array.isArray(a)) return false;
+	const left = Array.from(new Set(a.map(String))).sort();
+	return left.length === b.length && left.every((e, i) => e === b[i]);
 }
 
 /** What makes a stored subscription unusable, or none when it is fine. */
@@ -167,11 +167,7 @@ function subscriptionProblems(
 	return problems;
 }
 
-/**
- * Whether the subscription stored for this URL still exists, points at this
- * URL, is active and has the chosen events. One that does not is removed
- * (and forgotten) so that `create` replaces it.
- */
+/** Whether the stored subscription exists and fits; one that does not is removed for create() to replace. */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const slot = slotFor(ctx, url);
@@ -191,12 +187,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	return false;
 }
 
-/**
- * Registers a subscription for this trigger's URL and stores its id and
- * secret. Subscriptions already at this URL are removed first: their secret
- * is not stored, so their deliveries could never be verified. In the editor's
- * test mode, a test delivery is requested right away.
- */
+/** Subscribes this URL, keeping id and secret; others at this URL go first (no stored secret verifies them). */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	assertDeliverableUrl(ctx, url);
@@ -258,11 +249,7 @@ async function requestTestDelivery(ctx: IHookFunctions, id: string): Promise<voi
 	}
 }
 
-/**
- * Removes this URL's subscription; one already gone is fine. When none is
- * stored (the static data was lost), subscriptions at this trigger's URL are
- * removed instead: the URL is this node's own.
- */
+/** Removes this URL's subscription; with none stored (static data lost), every one at this node's own URL. */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const slot = slotFor(ctx, url);
