@@ -1,6 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
@@ -14,22 +13,10 @@ import type {
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
-import { describeFailure, verifyDelivery } from '../shared/signature';
+import type { HeaderBag } from '../shared/signature';
 import { allowHttpOption } from '../shared/webhookUrl';
-import {
-	deliveryId,
-	deliveryItems,
-	idList,
-	ignoreReason,
-	parseDelivery,
-	handledInProcess,
-	rawDeliveryId,
-	rememberHandled,
-	wantedEvents,
-	type Delivery,
-	type OutputMode,
-} from './delivery';
-import { checkExists, create, remove, secretRegisteredHere, storedSubscriptions } from './lifecycle';
+import { answerDelivery, handledInProcess, rememberHandled } from './delivery';
+import { checkExists, create, deliverySecrets, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems } from './once';
 
 /** Feed pages read for the "Feeds" dropdown. */
@@ -174,62 +161,28 @@ export class SocialAggregatorTrigger implements INodeType {
 		},
 	};
 
+	/** Verifies, refuses or answers a delivery: what to do with it is decided in answerDelivery(). */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const options = (this.getNodeParameter('options', {}) as IDataObject) ?? {};
 		const manual = this.getMode() === 'manual';
-		const stored = storedSubscriptions(this);
-		// The subscription for this mode first; the other one too, as both are this trigger's.
-		const ordered = manual ? [stored.test, stored.live] : [stored.live, stored.test];
-
-		const verdict = verifyDelivery({
-			headers: request.headers as Record<string, string | string[] | undefined>,
-			rawBody: request.rawBody,
-			secrets: [...ordered.map((s) => s?.secret), secretRegisteredHere(this, manual ? 'test' : 'live')],
-			headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
-		});
-		if (!verdict.valid) {
-			this.logger.warn(`Social Aggregator Trigger refused a delivery with 401: ${describeFailure(verdict)}`);
-			this.getResponseObject()
-				.status(401)
-				.json({ error: { code: 'invalid_signature', message: 'The signature is missing or does not match' } });
-			return { noWebhookResponse: true };
-		}
-
-		const text = request.rawBody === undefined ? '' : request.rawBody.toString('utf8');
-		const delivery = parseDelivery(text);
-		if (!delivery) return refuse(this, 400, 'invalid_body', 'The body is not a JSON object');
-		// The id as the service wrote it: a number past 2^53 keeps every digit.
-		const id = rawDeliveryId(text) ?? deliveryId(delivery);
-		if (id !== undefined) delivery.id = /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
-
-		// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
-		// Static data is only read here: n8n would save a write over changes made meanwhile.
 		const key = triggerKey(this);
-		if (id !== undefined && !manual && handledInProcess(key, id)) {
-			this.logger.debug(`Social Aggregator Trigger: delivery ${id} was already received; not emitted again`);
-			return { webhookResponse: { received: true, duplicate: true } };
-		}
-
-		let answer: IWebhookResponseData;
-		try {
-			answer = handleDelivery(this, delivery, options, manual);
-		} catch (error) {
-			// A signed delivery of a shape nothing here expected: a 4xx that says so, never n8n's 500,
-			// and its id is not remembered, so the service's retry is handled afresh.
-			const reason = error instanceof Error ? error.message : String(error);
-			this.logger.warn(`Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`);
-			return refuse(this, 422, 'unusable_delivery', 'The delivery could not be handled');
-		}
-		if (id !== undefined && !manual) rememberHandled(key, id);
-		return answer;
+		const answer = answerDelivery({
+			headers: request.headers as HeaderBag,
+			rawBody: request.rawBody,
+			secrets: deliverySecrets(this, manual),
+			parameter: (name, fallback) => this.getNodeParameter(name, fallback),
+			manual,
+			handledBefore: (id) => handledInProcess(key, id),
+		});
+		if (answer.log) this.logger[answer.log.level](answer.log.message);
+		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
+		if (answer.items?.length) return { workflowData: [answer.items.map((json) => ({ json }))] };
+		if (answer.status === 200) return { webhookResponse: answer.body };
+		this.getResponseObject().status(answer.status).json(answer.body);
+		return { noWebhookResponse: true };
 	}
 
-	/**
-	 * Runs in the execution, in whichever n8n process runs it (a worker in queue
-	 * mode), with the items webhook() emitted: passes on the items of deliveries
-	 * no execution acted on before, recorded in n8n's database.
-	 */
+	/** Runs where the execution runs (a worker in queue mode): drops deliveries n8n's database says were acted on. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		if (this.getMode() === 'manual') {
@@ -243,32 +196,4 @@ export class SocialAggregatorTrigger implements INodeType {
 		}
 		return [items];
 	}
-}
-
-/** Emits a verified delivery's items, or says why it is ignored. */
-function handleDelivery(ctx: IWebhookFunctions, delivery: Delivery, options: IDataObject, manual: boolean): IWebhookResponseData {
-	const reason = ignoreReason(delivery, {
-		events: wantedEvents(ctx.getNodeParameter('events', []), options.additionalEvents),
-		feedIds: idList(options.feedIds),
-		includeTestDeliveries: options.includeTestDeliveries !== false,
-		listeningForTest: manual,
-	});
-	if (reason) {
-		ctx.logger.debug(`Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`);
-		return { webhookResponse: { received: true, ignored: reason } };
-	}
-	const mode = ctx.getNodeParameter('output', 'eachPost') as OutputMode;
-	const items: INodeExecutionData[] = deliveryItems(delivery, mode).map((json) => ({ json }));
-	if (items.length === 0) return { webhookResponse: { received: true } };
-	return { workflowData: [items] };
-}
-
-/** Answers the sender with a status and a JSON error, and starts nothing. */
-function refuse(ctx: IWebhookFunctions, status: number, code: string, message: string): IWebhookResponseData {
-	ctx.getResponseObject().status(status).json({ error: { code, message } });
-	return { noWebhookResponse: true };
-}
-
-function triggerKey(ctx: IWebhookFunctions | IExecuteFunctions): string {
-	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}`;
 }

@@ -1,9 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** How many delivery ids the trigger remembers to recognise a retry. */
-export const RECENT_DELIVERIES_LIMIT = 500;
+import { toList } from '../shared/input';
+import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
 
-export type OutputMode = 'eachPost' | 'eachDelivery';
+/** Delivery ids a process remembers per trigger to recognise a retry. */
+const RECENT_DELIVERIES_LIMIT = 500;
+
+/** Triggers a process remembers ids for, the least recently used dropped first. */
+const TRIGGERS_REMEMBERED = 1000;
+
+type OutputMode = 'eachPost' | 'eachDelivery';
 
 export interface Delivery extends IDataObject {
 	id?: string | number;
@@ -12,7 +18,7 @@ export interface Delivery extends IDataObject {
 	data?: IDataObject;
 }
 
-export interface DeliveryFilter {
+interface DeliveryFilter {
 	/** Events to let through; empty lets every event through. */
 	events: string[];
 	/** Feed ids to let through for feed events; empty lets every feed through. */
@@ -22,10 +28,90 @@ export interface DeliveryFilter {
 	listeningForTest: boolean;
 }
 
-/** The body of a delivery, parsed from the raw bytes whose signature was checked. */
-export function parseDelivery(rawBody: Buffer | string): Delivery | undefined {
+/** What webhook() reads from n8n for one delivery. */
+export interface DeliveryRequest {
+	headers: HeaderBag;
+	rawBody: Buffer | undefined;
+	/** This trigger's signing secrets; a delivery signed with any of them is accepted. */
+	secrets: Array<string | undefined>;
+	/** A node parameter; an expression may throw, which a signed delivery answers with 422. */
+	parameter: (name: string, fallback: unknown) => unknown;
+	/** The editor is listening for a test event: nothing is de-duplicated or remembered. */
+	manual: boolean;
+	/** Whether this process has handled delivery `id` before. */
+	handledBefore: (id: string) => boolean;
+}
+
+/** The answer to the sender (a 200 or a JSON error), the items to emit and the id to remember as handled. */
+export interface DeliveryAnswer {
+	status: number;
+	body: IDataObject;
+	items?: IDataObject[];
+	remember?: string;
+	log?: { level: 'debug' | 'warn'; message: string };
+}
+
+function refusal(status: number, code: string, message: string, log?: DeliveryAnswer['log']): DeliveryAnswer {
+	return { status, body: { error: { code, message } }, log };
+}
+
+/** A delivery checked, then refused, recognised as a copy, ignored with a reason, or turned into items. */
+export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
+	const options = (request.parameter('options', {}) as IDataObject) ?? {};
+	const verdict = verifyDelivery({
+		headers: request.headers,
+		rawBody: request.rawBody,
+		secrets: request.secrets,
+		headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
+	});
+	if (!verdict.valid) {
+		const message = `Social Aggregator Trigger refused a delivery with 401: ${describeFailure(verdict)}`;
+		return refusal(401, 'invalid_signature', 'The signature is missing or does not match', { level: 'warn', message });
+	}
+
+	const text = request.rawBody === undefined ? '' : request.rawBody.toString('utf8');
+	const delivery = parseDelivery(text);
+	if (!delivery) return refusal(400, 'invalid_body', 'The body is not a JSON object');
+	// The id as the service wrote it: a number past 2^53 keeps every digit.
+	const id = rawDeliveryId(text) ?? idText(delivery.id);
+	if (id !== undefined) delivery.id = /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+	const remember = request.manual ? undefined : id;
+
+	// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
+	if (remember !== undefined && request.handledBefore(remember)) {
+		const message = `Social Aggregator Trigger: delivery ${remember} was already received; not emitted again`;
+		return { status: 200, body: { received: true, duplicate: true }, log: { level: 'debug', message } };
+	}
 	try {
-		const parsed = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')) as unknown;
+		return { ...itemsOrReason(delivery, options, request), remember };
+	} catch (error) {
+		// A signed delivery of an unexpected shape: a 4xx, never n8n's 500; not remembered, so a retry is handled afresh.
+		const reason = error instanceof Error ? error.message : String(error);
+		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
+		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
+	}
+}
+
+/** A verified delivery's items, or why it is ignored. */
+function itemsOrReason(delivery: Delivery, options: IDataObject, request: DeliveryRequest): DeliveryAnswer {
+	const reason = ignoreReason(delivery, {
+		events: wantedEvents(request.parameter('events', []), options.additionalEvents),
+		feedIds: idList(options.feedIds),
+		includeTestDeliveries: options.includeTestDeliveries !== false,
+		listeningForTest: request.manual,
+	});
+	if (reason) {
+		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`;
+		return { status: 200, body: { received: true, ignored: reason }, log: { level: 'debug', message } };
+	}
+	const items = deliveryItems(delivery, request.parameter('output', 'eachPost') as OutputMode);
+	return { status: 200, body: { received: true }, items };
+}
+
+/** Parsed from the raw text whose signature was checked, never from n8n's parsed body. */
+function parseDelivery(text: string): Delivery | undefined {
+	try {
+		const parsed = JSON.parse(text) as unknown;
 		if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
 		return parsed as Delivery;
 	} catch {
@@ -33,11 +119,10 @@ export function parseDelivery(rawBody: Buffer | string): Delivery | undefined {
 	}
 }
 
-export function deliveryId(delivery: Delivery): string | undefined {
-	const id = delivery.id;
+/** An id as text: a non-empty string, or a number's digits. */
+export function idText(id: unknown): string | undefined {
 	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number') return String(id);
-	return undefined;
+	return typeof id === 'number' ? String(id) : undefined;
 }
 
 /** The end of the JSON value that starts at `at` (whitespace skipped before it). */
@@ -64,11 +149,7 @@ function valueEnd(text: string, at: number): number {
 	return i;
 }
 
-/**
- * The top-level `id` of a delivery exactly as the service wrote it: a string's
- * text, or a number's digits (JSON.parse rounds a number past 2^53, so two
- * deliveries could share an id). Undefined when there is none of those.
- */
+/** The top-level `id` as written: JSON.parse rounds a number past 2^53, so two deliveries could share one. */
 export function rawDeliveryId(raw: string): string | undefined {
 	let i = raw.indexOf('{');
 	if (i < 0) return undefined;
@@ -92,8 +173,7 @@ export function rawDeliveryId(raw: string): string | undefined {
 			if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)) return token;
 			if (token.startsWith('"')) {
 				try {
-					const text = JSON.parse(token) as unknown;
-					return typeof text === 'string' && text !== '' ? text : undefined;
+					return idText(JSON.parse(token));
 				} catch {
 					return undefined;
 				}
@@ -105,12 +185,12 @@ export function rawDeliveryId(raw: string): string | undefined {
 	return undefined;
 }
 
-export function isTestDelivery(delivery: Delivery): boolean {
+function isTestDelivery(delivery: Delivery): boolean {
 	return typeof delivery.data === 'object' && delivery.data !== null && delivery.data.test === true;
 }
 
 /** The feed id a delivery is about: `data.feed.id`, `data.feed` or `data.feed_id`. */
-export function deliveryFeedId(delivery: Delivery): string | undefined {
+function deliveryFeedId(delivery: Delivery): string | undefined {
 	const data = delivery.data;
 	if (!data || typeof data !== 'object') return undefined;
 	const feed = data.feed;
@@ -135,12 +215,7 @@ export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string
 	return undefined;
 }
 
-/**
- * The items of a delivery. One per delivery: the body as sent. One per post:
- * each post of a `post.created` delivery with its feed, source and the event
- * id; other events stay one item. A `post.created` without posts gives no item
- * unless it is a test delivery, which is shown as sent.
- */
+/** One item per delivery, or per post with its feed, source and event id; no posts, no item, unless a test. */
 export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 	if (mode === 'eachDelivery') return [delivery];
 	const data = delivery.data && typeof delivery.data === 'object' && !Array.isArray(delivery.data) ? delivery.data : {};
@@ -158,47 +233,18 @@ export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject
 	return posts.map((post) => ({ ...(post && typeof post === 'object' ? post : { value: post }), ...context }));
 }
 
-/**
- * The memory of recent delivery ids after seeing `id`: newest last, at most
- * `limit` long. `seen` tells whether the id was there before.
- */
-export function rememberDelivery(
-	recent: unknown,
-	id: string,
-	limit = RECENT_DELIVERIES_LIMIT,
-): { seen: boolean; recent: string[] } {
-	const list = Array.isArray(recent) ? recent.filter((v): v is string => typeof v === 'string') : [];
-	if (list.includes(id)) return { seen: true, recent: list };
-	const next = [...list, id];
-	return { seen: false, recent: next.length > limit ? next.slice(next.length - limit) : next };
-}
-
-/**
- * Delivery ids this n8n process has seen, per trigger node. n8n keeps what
- * `webhook()` writes to static data only when the delivery starts no
- * execution, so a retry of a delivery that ran the workflow finds no trace
- * there; this memory catches it, and two copies arriving at once. Static data
- * still carries ids across restarts where n8n saves it.
- */
+/** Ids handled per trigger, newest last: n8n drops webhook()'s static data writes when it starts a run. */
 const seenInProcess = new Map<string, string[]>();
 
-/** How many trigger nodes the process memory keeps, the least recently used dropped first. */
-const TRIGGERS_REMEMBERED = 1000;
-
-/** Whether this process has handled delivery `id` at trigger `key` before. */
 export function handledInProcess(key: string, id: string): boolean {
 	return seenInProcess.get(key)?.includes(id) ?? false;
 }
 
-/**
- * Remembers that this process handled delivery `id` (emitted it, or ignored it
- * with a reason): only then, so that a delivery that failed is handled again
- * when the service retries it.
- */
+/** Only once a delivery is handled (emitted or ignored): one that failed is handled again when retried. */
 export function rememberHandled(key: string, id: string): void {
-	const memory = rememberDelivery(seenInProcess.get(key), id);
+	const recent = seenInProcess.get(key) ?? [];
 	seenInProcess.delete(key);
-	seenInProcess.set(key, memory.recent);
+	seenInProcess.set(key, recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT));
 	if (seenInProcess.size > TRIGGERS_REMEMBERED) {
 		const oldest = seenInProcess.keys().next().value;
 		if (oldest !== undefined) seenInProcess.delete(oldest);
@@ -212,28 +258,15 @@ export function forgetDeliveriesInProcess(): void {
 
 /** The events to subscribe to: the chosen ones and any typed in, without repeats, sorted. */
 export function wantedEvents(chosen: unknown, typed: unknown): string[] {
-	const list: string[] = [];
-	if (Array.isArray(chosen)) list.push(...chosen.map((v) => String(v ?? '')));
-	else if (typeof chosen === 'string') list.push(...chosen.split(','));
-	if (typeof typed === 'string') list.push(...typed.split(','));
-	else if (Array.isArray(typed)) list.push(...typed.map((v) => String(v ?? '')));
-	return Array.from(new Set(list.map((e) => e.trim()).filter(Boolean))).sort();
+	return Array.from(new Set([...textList(chosen), ...textList(typed)])).sort();
 }
 
-export function sameEvents(a: unknown, b: string[]): boolean {
-	if (!Array.isArray(a)) return false;
-	const left = Array.from(new Set(a.map(String))).sort();
-	return left.length === b.length && left.every((e, i) => e === b[i]);
+/** The ids of a multi-select or a comma-separated list (a number is one id). */
+function idList(value: unknown): string[] {
+	return textList(typeof value === 'number' ? String(value) : value);
 }
 
-/** The ids of a multi-select or a comma-separated list. */
-export function idList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map((v) => String(v ?? '').trim()).filter(Boolean);
-	if (typeof value === 'string' || typeof value === 'number') {
-		return String(value)
-			.split(',')
-			.map((v) => v.trim())
-			.filter(Boolean);
-	}
-	return [];
+/** `toList` of a multi-select or text; any other value (an object, a boolean) names nothing. */
+function textList(value: unknown): string[] {
+	return typeof value === 'string' || Array.isArray(value) ? toList(value) : [];
 }

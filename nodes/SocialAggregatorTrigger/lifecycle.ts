@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { collectPages } from '../shared/pagination';
 import { apiRequest, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
-import { idList, sameEvents, wantedEvents } from './delivery';
+import { wantedEvents } from './delivery';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
-export interface StoredSubscription extends IDataObject {
+interface StoredSubscription extends IDataObject {
 	id: string;
 	secret: string;
 	url: string;
@@ -16,29 +16,25 @@ export interface StoredSubscription extends IDataObject {
 	test: boolean;
 }
 
-export type Slot = 'live' | 'test';
+type Slot = 'live' | 'test';
 
-export interface TriggerStaticData extends IDataObject {
+interface TriggerStaticData extends IDataObject {
 	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
 }
 
-/**
- * Signing secrets of the subscriptions this process registered, by workflow, node and slot.
- * n8n attaches the static data of an editor's test webhook only after
- * `create()` returns, so a test delivery the service sends while `create()`
- * still runs can be verified only with this copy.
- */
+/** Secrets this process registered: n8n attaches a test webhook's static data only after create() returns. */
 const secretsRegisteredHere = new Map<string, string>();
 
 /** How many subscriptions the copy keeps, the oldest dropped first. */
 const SECRETS_KEPT = 200;
 
-function secretKey(ctx: Context, slot: Slot): string {
-	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}:${slot}`;
+/** This trigger node in this workflow: the key of what a process keeps for it. */
+export function triggerKey(ctx: Pick<IExecuteFunctions, 'getWorkflow' | 'getNode'>): string {
+	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}`;
 }
 
 function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined): void {
-	const key = secretKey(ctx, slot);
+	const key = `${triggerKey(ctx)}:${slot}`;
 	secretsRegisteredHere.delete(key);
 	if (secret === undefined) return;
 	secretsRegisteredHere.set(key, secret);
@@ -48,18 +44,20 @@ function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined)
 	}
 }
 
-/** The secret this process registered for this trigger's subscription in `slot`, if any. */
-export function secretRegisteredHere(ctx: IWebhookFunctions, slot: Slot): string | undefined {
-	return secretsRegisteredHere.get(secretKey(ctx, slot));
+/** The secrets a delivery may be signed with: this mode's subscription first, then the other, then ours. */
+export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<string | undefined> {
+	const { live, test } = storedSubscriptions(ctx);
+	const ordered = manual ? [test, live] : [live, test];
+	return [...ordered.map((s) => s?.secret), secretsRegisteredHere.get(`${triggerKey(ctx)}:${manual ? 'test' : 'live'}`)];
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-export function staticData(ctx: Context): TriggerStaticData {
+function staticData(ctx: Context): TriggerStaticData {
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
-export function storedSubscriptions(ctx: Context): { live?: StoredSubscription; test?: StoredSubscription } {
+function storedSubscriptions(ctx: Context): { live?: StoredSubscription; test?: StoredSubscription } {
 	const subscriptions = staticData(ctx).subscriptions;
 	return subscriptions && typeof subscriptions === 'object' ? subscriptions : {};
 }
@@ -74,19 +72,19 @@ function setStored(ctx: Context, slot: Slot, subscription: StoredSubscription | 
 }
 
 /** Whether n8n is setting the webhook up for the editor's "Listen for test event". */
-export function isManual(ctx: IHookFunctions): boolean {
+function isManual(ctx: IHookFunctions): boolean {
 	return ctx.getMode() === 'manual' || ctx.getActivationMode() === 'manual';
 }
 
 /** The slot of the subscription for `url`: the one stored for it, else by mode. */
-export function slotFor(ctx: IHookFunctions, url: string): Slot {
+function slotFor(ctx: IHookFunctions, url: string): Slot {
 	const stored = storedSubscriptions(ctx);
 	if (stored.test?.url === url) return 'test';
 	if (stored.live?.url === url) return 'live';
 	return isManual(ctx) ? 'test' : 'live';
 }
 
-export function webhookUrl(ctx: IHookFunctions): string {
+function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n did not give this trigger a webhook URL');
 	return url;
@@ -96,12 +94,12 @@ function options(ctx: IHookFunctions): IDataObject {
 	return (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 }
 
-export function desiredEvents(ctx: IHookFunctions): string[] {
+function desiredEvents(ctx: IHookFunctions): string[] {
 	return wantedEvents(ctx.getNodeParameter('events', []), options(ctx).additionalEvents);
 }
 
 /** Refuses a webhook URL the service will not deliver to, unless plain HTTP is allowed. */
-export function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
+function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
 	let protocol: string;
 	try {
 		protocol = new URL(url).protocol;
@@ -127,13 +125,12 @@ async function getSubscription(ctx: IHookFunctions, id: string): Promise<Webhook
 }
 
 /** Deletes a subscription; one already gone (404) counts as deleted. */
-export async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<'deleted' | 'gone'> {
-	const response = await apiRequestFull.call(ctx, {
+async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void> {
+	await apiRequestFull.call(ctx, {
 		method: 'DELETE',
 		path: `/webhooks/${encodeURIComponent(id)}`,
 		acceptStatuses: [404],
 	});
-	return response.statusCode === 404 ? 'gone' : 'deleted';
 }
 
 async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscription[]> {
@@ -149,8 +146,14 @@ async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscripti
 	});
 }
 
+function sameEvents(a: unknown, b: string[]): boolean {
+	if (!Array.isArray(a)) return false;
+	const left = Array.from(new Set(a.map(String))).sort();
+	return left.length === b.length && left.every((e, i) => e === b[i]);
+}
+
 /** What makes a stored subscription unusable, or none when it is fine. */
-export function subscriptionProblems(
+function subscriptionProblems(
 	found: WebhookSubscription,
 	stored: StoredSubscription,
 	url: string,
@@ -164,11 +167,7 @@ export function subscriptionProblems(
 	return problems;
 }
 
-/**
- * Whether the subscription stored for this URL still exists, points at this
- * URL, is active and has the chosen events. One that does not is removed
- * (and forgotten) so that `create` replaces it.
- */
+/** Whether the stored subscription exists and fits; one that does not is removed for create() to replace. */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const slot = slotFor(ctx, url);
@@ -188,12 +187,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	return false;
 }
 
-/**
- * Registers a subscription for this trigger's URL and stores its id and
- * secret. Subscriptions already at this URL are removed first: their secret
- * is not stored, so their deliveries could never be verified. In the editor's
- * test mode, a test delivery is requested right away.
- */
+/** Subscribes this URL, keeping id and secret; others at this URL go first (no stored secret verifies them). */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	assertDeliverableUrl(ctx, url);
@@ -255,11 +249,7 @@ async function requestTestDelivery(ctx: IHookFunctions, id: string): Promise<voi
 	}
 }
 
-/**
- * Removes this URL's subscription; one already gone is fine. When none is
- * stored (the static data was lost), subscriptions at this trigger's URL are
- * removed instead: the URL is this node's own.
- */
+/** Removes this URL's subscription; with none stored (static data lost), every one at this node's own URL. */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const slot = slotFor(ctx, url);
@@ -281,9 +271,4 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	setStored(ctx, slot, undefined);
 	keepSecret(ctx, slot, undefined);
 	return true;
-}
-
-/** Feed ids for the "Feeds" option. */
-export function feedFilter(value: unknown): string[] {
-	return idList(value);
 }

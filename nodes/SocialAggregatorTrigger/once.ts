@@ -1,17 +1,12 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/**
- * Keys kept in n8n's database per trigger node (three per delivery), the oldest dropped first:
- * far more than the deliveries a service retries at any one time.
- */
-export const PROCESSED_DELIVERIES_KEPT = 15_000;
+import { idText } from './delivery';
 
-/**
- * Tie-break rounds after the first check, each after a random wait: the
- * executions that both found a delivery new (their checks overlapped in two
- * processes) record `<id>#<round>`, and only the first to do so goes on.
- */
+/** Keys kept in n8n's database per trigger (three per delivery): far more than a service retries at once. */
+const PROCESSED_DELIVERIES_KEPT = 15_000;
+
+/** Rounds after the first check: executions that both found an id new record `<id>#<round>`; the first goes on. */
 const TIE_BREAK_ROUNDS = 2;
 
 /** Wait before a tie-break round: at least this, plus a random part of the spread. */
@@ -39,11 +34,7 @@ export function databaseStore(ctx: IExecuteFunctions): ProcessedStore {
 	};
 }
 
-/**
- * Checks in this process, one at a time per trigger: n8n's check reads the
- * node's whole list and writes it back, so two checks in one process at once
- * could both find an id new, or drop each other's ids.
- */
+/** One check at a time per trigger in this process: n8n's check reads and writes back the whole list. */
 const queues = new Map<string, Promise<unknown>>();
 
 async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
@@ -72,15 +63,7 @@ async function withRetries<T>(task: () => Promise<T>): Promise<T> {
 	throw lastError;
 }
 
-/**
- * The delivery ids of `ids` that no execution recorded before: recorded now,
- * in n8n's database, which every n8n process shares and which outlives a
- * restart. n8n's check reads the node's list and writes it back whole, so two
- * processes checking at the same instant can both find an id new; the
- * tie-break rounds then let only one of them go on (see the README for the
- * measured rate of what still gets through). Each round writes the ids again,
- * which also puts back an id that another process's write dropped.
- */
+/** Ids no execution recorded before, recorded now in n8n's database; each round restores ids another write dropped. */
 export async function claimDeliveries(
 	store: ProcessedStore,
 	key: string,
@@ -103,16 +86,10 @@ export async function claimDeliveries(
 
 /** The delivery an item of the trigger came from: `event_id` on a post's item, else the delivery's `id`. */
 export function itemDeliveryId(json: IDataObject): string | undefined {
-	const id = 'event_id' in json ? json.event_id : json.id;
-	if (typeof id === 'string' && id !== '') return id;
-	if (typeof id === 'number') return String(id);
-	return undefined;
+	return idText('event_id' in json ? json.event_id : json.id);
 }
 
-/**
- * The items of deliveries no execution has acted on yet, each with its
- * pairedItem. Items without a delivery id pass unchecked.
- */
+/** The items of deliveries no execution has acted on yet, with pairedItem; items without a delivery id pass. */
 export async function firstTimeItems(
 	items: INodeExecutionData[],
 	store: ProcessedStore,

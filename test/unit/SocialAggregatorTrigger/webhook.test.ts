@@ -4,7 +4,6 @@ import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/
 import {
 	deliveryItems,
 	ignoreReason,
-	rememberDelivery,
 	wantedEvents,
 	type Delivery,
 	forgetDeliveriesInProcess,
@@ -238,13 +237,11 @@ describe('webhook()', () => {
 });
 
 describe('delivery helpers', () => {
-	it('keeps at most the limit of recent ids, newest last', () => {
-		let recent: string[] = [];
-		for (let i = 0; i < 7; i++) recent = rememberDelivery(recent, `d${i}`, 5).recent;
-		expect(recent).toEqual(['d2', 'd3', 'd4', 'd5', 'd6']);
-		expect(rememberDelivery(recent, 'd4', 5).seen).toBe(true);
-		expect(rememberDelivery(recent, 'd1', 5).seen).toBe(false);
-		expect(rememberDelivery('garbage', 'x').recent).toEqual(['x']);
+	it('keeps at most the limit of recent ids per trigger, the oldest forgotten first', () => {
+		forgetDeliveriesInProcess();
+		for (let i = 0; i < 502; i++) rememberHandled('wf-1:limit', `d${i}`);
+		rememberHandled('wf-1:limit', 'd300');
+		expect(['d0', 'd1', 'd2', 'd501'].map((id) => handledInProcess('wf-1:limit', id))).toEqual([false, false, true, true]);
 	});
 
 	it('gives other events one item and an empty post.created none', () => {
