@@ -14,7 +14,7 @@ type SignatureFailure =
 
 type SignatureResult = { valid: true; header: string } | { valid: false; reason: SignatureFailure; header?: string };
 
-type HeaderBag = Record<string, string | string[] | undefined>;
+export type HeaderBag = Record<string, string | string[] | undefined>;
 
 /** A header name the service uses for its signature: `X-<ServiceName>-Signature`. */
 const SIGNATURE_HEADER = /^x-.+-signature$/i;
