@@ -29,11 +29,7 @@ const CODE_ADVICE: Record<string, string> = {
 
 const SERVER_ADVICE = 'The service had a problem. Run the node again in a moment.';
 
-/**
- * What to do about an error. A 422 that came with an upgrade or connection
- * action is answered by the action's link; one without field details gets no
- * advice about fields.
- */
+/** What to do about an error; a 422 with an action link, or without field details, gets no advice about fields. */
 function adviceFor(
 	statusCode: number,
 	code?: string,
@@ -82,10 +78,7 @@ function describeAction(action: ApiErrorEnvelope['error']['action']): string | u
 	return `Open: ${link}`;
 }
 
-/**
- * Removes every secret from a text. Secrets shorter than 4 characters are left
- * alone so that an empty or trivial value cannot blank out a whole message.
- */
+/** Cuts every secret out of a text; one under 4 characters is left, so a trivial value cannot blank a message. */
 export function redact(text: string, secrets: Array<string | undefined>): string {
 	let result = text;
 	for (const secret of secrets) {
@@ -94,11 +87,7 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 	return result;
 }
 
-/**
- * SPEC.md's error envelope as an n8n error: the message is `error.message`, the
- * description lists `details` per field, the action's link and the advice for
- * the status; the service's `error.code` and the HTTP status are kept.
- */
+/** SPEC.md's error envelope as an n8n error: its message, then `details` per field, the action's link and advice. */
 export function apiErrorFromResponse(
 	node: INode,
 	response: ApiResponse,
@@ -150,21 +139,12 @@ export function apiErrorFromResponse(
 	return error;
 }
 
-/**
- * What to do after a request that changes something may have reached the
- * service without its answer reaching us: look before running again, since a
- * second run could do it twice (a second feed, a webhook whose one-time secret
- * is lost).
- */
+/** After a write whose answer was lost: look before running again, since a second run could do it twice. */
 export function mayHaveActedAdvice(verify?: string): string {
 	return `The service may have acted on the request. Running the node again could do it a second time: first check ${verify ?? 'whether it was done'}, and run again only if it was not.`;
 }
 
-/**
- * An error for a request that never got an answer (reset, refused, timed out).
- * `mayHaveActed`: the advice for a request that may have reached the service
- * and changed something there (`mayHaveActedAdvice`); the error then says so.
- */
+/** A request that never got an answer; `mayHaveActed` is the advice when it may have changed something. */
 export function networkError(
 	node: INode,
 	cause: { code?: string; message?: string },
@@ -202,12 +182,7 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/**
- * The item "continue on fail" outputs for a failed input item: `error` holds the
- * message and `details` the rest (the service's code, the HTTP status, the
- * description with its upgrade or connection link). No `error` property on the
- * item itself: n8n would cut the JSON down to the message.
- */
+/** Continue On Fail's item: `error` the message, `details` the code, HTTP status, description and link. */
 export function errorItem(node: INode, error: unknown, itemIndex: number): INodeExecutionData {
 	const nodeError = toNodeError(node, error, itemIndex);
 	const details: IDataObject = {};

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, MAX_PER_PAGE, PLATFORM_DISPLAY_NAMES } from './constants';
 import { collectPages } from './pagination';
@@ -26,11 +21,7 @@ function locatorValue(value: unknown): string {
 
 
 /** The answer of one dropdown request: any JSON, since a shape SPEC.md does not show may differ. */
-export async function fetchForDropdown(
-	this: ILoadOptionsFunctions,
-	path: string,
-	qs?: IDataObject,
-): Promise<unknown> {
+export async function fetchForDropdown(this: ILoadOptionsFunctions, path: string, qs?: IDataObject): Promise<unknown> {
 	return await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
 }
 
@@ -81,11 +72,7 @@ export interface OptionFields {
 	description?: (entry: IDataObject) => string | undefined;
 }
 
-/**
- * One entry of a list the service answered, as a dropdown option, or undefined
- * when nothing in it can be picked: an option without a value would show blank
- * and send nothing. An entry may be the bare value or an object.
- */
+/** An entry (a bare value or an object) as an option; none when nothing can be picked, as a blank would send nothing. */
 export function toOption(entry: unknown, fields: OptionFields): INodePropertyOptions | undefined {
 	const value = fieldText(entry, fields.value);
 	if (value === undefined) return undefined;
@@ -133,10 +120,7 @@ export async function searchFeeds(
 	return { results, paginationToken: more ? String(page + 1) : undefined };
 }
 
-/**
- * The account's feeds as options for a multi-select, through the one page
- * collector: at most `maxPages` pages of 100, so that a dropdown opens fast.
- */
+/** The account's feeds as multi-select options through the page collector: `maxPages` pages at most, to open fast. */
 export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number): Promise<INodePropertyOptions[]> {
 	return await collectPages<INodePropertyOptions>({
 		returnAll: false,
@@ -213,10 +197,7 @@ export async function getPlatforms(this: ILoadOptionsFunctions): Promise<INodePr
 	return (platforms.length > 0 ? platforms : specPlatforms()).sort(byName);
 }
 
-/**
- * The term types of the platform chosen in the `platform` parameter, with what
- * each needs; SPEC.md's for that platform when the answer lists none.
- */
+/** The chosen platform's term types with what each needs; SPEC.md's when the answer lists none. */
 export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = String(this.getCurrentNodeParameter('platform') ?? '');
 	const platforms = await fetchPlatforms.call(this);
@@ -229,19 +210,13 @@ export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePr
 	});
 }
 
-/**
- * Platforms the Data API can search without a connected account. Falls back
- * to SPEC.md's table when the service cannot be asked or lists none, so the
- * dropdown still works while the key is being set up.
- */
+/** Platforms the Data API searches without a connection; SPEC.md's table when the service cannot say, as while setting up. */
 export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	let platforms: PlatformChoice[];
 	try {
 		platforms = await fetchPlatforms.call(this);
 	} catch (error) {
-		this.logger.debug('Platform list unavailable, using the built-in table', {
-			error: (error as Error).message,
-		});
+		this.logger.debug('Platform list unavailable, using the built-in table', { error: (error as Error).message });
 		return specPlatforms().sort(byName);
 	}
 	const searchable = platforms
@@ -273,10 +248,8 @@ const SOURCE: OptionFields = {
 export async function getFeedSources(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const feedId = locatorValue(this.getCurrentNodeParameter('feedId'));
 	if (!feedId) return [];
-	const answer = await fetchForDropdown.call(this, `/feeds/${encodeURIComponent(feedId)}/sources`, {
-		page: 1,
-		per_page: 100,
-	});
+	const path = `/feeds/${encodeURIComponent(feedId)}/sources`;
+	const answer = await fetchForDropdown.call(this, path, { page: 1, per_page: MAX_PER_PAGE });
 	return toOptions(listIn(answer, ['sources']), SOURCE);
 }
 
@@ -292,9 +265,7 @@ export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INo
 		const answer = await fetchForDropdown.call(this, '/webhook_events');
 		listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
 	} catch (error) {
-		this.logger.debug('Webhook event list unavailable, using the known events', {
-			error: (error as Error).message,
-		});
+		this.logger.debug('Webhook event list unavailable, using the known events', { error: (error as Error).message });
 	}
 	const known = KNOWN_WEBHOOK_EVENTS.map((e) => ({ name: e.name, value: e.name, description: e.description }));
 	return [
