@@ -7,10 +7,14 @@ import { checkLimit } from '../../../../shared/input';
 import { collectRounds } from '../../../../shared/pagination';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { platformFailedError } from '../../helpers/errors';
 import { checkResumeCursors } from '../../helpers/input';
 import { DEFAULT_MAX_REQUESTS, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
-import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
+import {
+	onPlatformFailureOption,
+	platformFailedError,
+	platformFailureChoices,
+	platformRetriesOption,
+} from '../platformFailure';
 
 const properties: INodeProperties[] = [
 	...dataSearchFields(),
@@ -136,19 +140,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry }),
 	});
 
-	if (outcome.stoppedBy) {
-		const failed = outcome.stoppedBy;
-		throw platformFailedError(
-			node,
-			itemIndex,
-			{
-				platform: failed.platform,
-				code: failed.error?.code,
-				message: failed.error?.message,
-			},
-			`The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`,
-			'posts',
-		);
+	const failed = outcome.stoppedBy;
+	if (failed) {
+		const why = `The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`;
+		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
 	}
 	if (outcome.requestCapReached) {
 		throw new NodeOperationError(

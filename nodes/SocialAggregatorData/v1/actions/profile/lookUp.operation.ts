@@ -7,10 +7,14 @@ import { platformsField } from '../../../../shared/dataSearchFields';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestFull } from '../../../../shared/transport';
-import { platformFailedError } from '../../helpers/errors';
 import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
 import { runProfileLookup } from '../../helpers/profiles';
-import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
+import {
+	onPlatformFailureOption,
+	platformFailedError,
+	platformFailureChoices,
+	platformRetriesOption,
+} from '../platformFailure';
 
 const properties: INodeProperties[] = [
 	{
@@ -70,18 +74,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const failed = outcome.statuses.filter((status) => !status.success);
 	if (failed.length > 0 && failItem) {
-		const first = failed[0];
-		throw platformFailedError(
-			node,
-			itemIndex,
-			{
-				platform: first.platform,
-				code: first.error_code,
-				message: first.message,
-			},
-			`Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}.`,
-			'profiles',
-		);
+		const [first] = failed;
+		const error = { code: first.error_code, message: first.message };
+		const why = `Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}.`;
+		throw platformFailedError(node, itemIndex, first.platform, error, why, 'profiles');
 	}
 
 	const items: IDataObject[] = [
