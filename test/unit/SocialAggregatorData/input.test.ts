@@ -1,9 +1,6 @@
 import { checkEmail } from '../../../nodes/shared/input';
-import {
-	checkProfileInput,
-	checkRequestId,
-	checkResumeCursors,
-} from '../../../nodes/SocialAggregatorData/v1/helpers/input';
+import { checkProfileInput, checkRequestId } from '../../../nodes/SocialAggregatorData/v1/helpers/input';
+import { checkResumeCursors } from '../../../nodes/SocialAggregatorData/v1/actions/post/search.operation';
 import { refusal, value } from '../shared/checked';
 
 describe('resume cursors', () => {
