@@ -1,5 +1,5 @@
 import { pollItem, requestItem, waitForApproval, type PollResult } from '../../../nodes/SocialAggregatorData/v1/helpers/keys';
-import { runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/helpers/profiles';
+import { runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/actions/profile/lookUp.operation';
 import { platformFailureItem } from '../../../nodes/shared/pagination';
 
 describe('POST /authorize as an item', () => {
