@@ -1,5 +1,5 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checkAnswer, UnusableAnswer } from '../../../../shared/answers';
 import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
@@ -119,8 +119,8 @@ export async function preparePoll(
 	return { requestId, poll };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { poll } = await preparePoll.call(this, itemIndex);
 	const { item } = await poll();
-	return [{ json: item, pairedItem: { item: itemIndex } }];
+	return [item];
 }

@@ -1,5 +1,5 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checkAnswer, recordAnswer, UnusableAnswer } from '../../../../shared/answers';
 import { checkBaseUrl } from '../../../../shared/baseUrl';
@@ -79,7 +79,7 @@ export function requestItem(statusCode: number, body: unknown, email: string): I
 	throw new UnusableAnswer('it holds neither an `api_key` nor a `request_id`', undefined, statusCode);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const email = checkEmail(this.getNodeParameter('email', itemIndex, ''));
 	if (!email.ok) throw refusalError(node, email.refusal, itemIndex);
@@ -99,6 +99,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: itemRetryPolicy.call(this, itemIndex),
 	});
 	const where = { request: 'POST /authorize', statusCode: response.statusCode, itemIndex };
-	const json = checkAnswer(node, () => requestItem(response.statusCode, response.body, email.value), where);
-	return [{ json, pairedItem: { item: itemIndex } }];
+	return [checkAnswer(node, () => requestItem(response.statusCode, response.body, email.value), where)];
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { retryTiming } from '../../../../shared/retry';
 import { preparePoll, requestIdField, type PollResult } from './getStatus.operation';
@@ -57,7 +57,7 @@ export async function waitForApproval(options: {
 	}
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const { requestId, poll } = await preparePoll.call(this, itemIndex);
 	const intervalSeconds = Number(this.getNodeParameter('pollInterval', itemIndex, 2));
@@ -89,5 +89,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: `${String(result.item.message)} Request a new key with API Key → Request.`,
 		});
 	}
-	return [{ json: result.item, pairedItem: { item: itemIndex } }];
+	return [result.item];
 }

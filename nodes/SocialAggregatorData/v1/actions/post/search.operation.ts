@@ -1,5 +1,5 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { AUTO_DETECT, canonicalPlatform, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
@@ -224,7 +224,7 @@ export function shapeSearchOutput(
 	return items;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const checked = checkDataSearch({
 		term: this.getNodeParameter('term', itemIndex, ''),
@@ -275,8 +275,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	return shapeSearchOutput(outcome, output, !failItem).map((json) => ({
-		json,
-		pairedItem: { item: itemIndex },
-	}));
+	return shapeSearchOutput(outcome, output, !failItem);
 }

@@ -1,5 +1,5 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
 import { checkPlatforms } from '../../../../shared/dataSearch';
@@ -109,7 +109,7 @@ export async function runProfileLookup(
 	return { profiles: outcome.items, statuses: plan.platforms.map(last), failures };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const checked = checkProfileInput({
 		term: this.getNodeParameter('term', itemIndex, ''),
@@ -146,11 +146,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw platformFailedError(node, itemIndex, first.platform, error, why, 'profiles');
 	}
 
-	const items: IDataObject[] = [
+	return [
 		...outcome.profiles,
 		...failed.map((s) =>
 			platformFailureItem(s.platform, { code: s.error_code, message: s.message }, outcome.failures[s.platform] ?? 1),
 		),
 	];
-	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
