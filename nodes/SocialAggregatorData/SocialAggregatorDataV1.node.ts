@@ -8,15 +8,14 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
+import { getDataPlatforms } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
 import * as apiKey from './v1/actions/apiKey/ApiKey.resource';
 import * as post from './v1/actions/post/Post.resource';
 import * as profile from './v1/actions/profile/Profile.resource';
 import { router } from './v1/actions/router';
-import { loadOptions } from './v1/methods';
 
-// Version 1's whole description lives in this class (n8n's scanner checks its icon and that the
-// file holding it is named after the node).
+// Version 1's whole description lives here: n8n's scanner checks its icon in a file named after the node.
 export class SocialAggregatorDataV1 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Aggregator Data',
@@ -60,11 +59,10 @@ export class SocialAggregatorDataV1 implements INodeType {
 	};
 
 	constructor(baseDescription?: INodeTypeBaseDescription) {
-		// as n8n's versioned nodes do: the base description, completed by this version's
 		this.description = { ...baseDescription, ...this.description };
 	}
 
-	methods = { loadOptions, credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest } };
+	methods = { loadOptions: { getDataPlatforms }, credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

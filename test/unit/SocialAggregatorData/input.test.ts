@@ -1,9 +1,7 @@
 import { checkEmail } from '../../../nodes/shared/input';
-import {
-	checkProfileInput,
-	checkRequestId,
-	checkResumeCursors,
-} from '../../../nodes/SocialAggregatorData/v1/helpers/input';
+import { checkRequestId } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/getStatus.operation';
+import { checkResumeCursors } from '../../../nodes/SocialAggregatorData/v1/actions/post/search.operation';
+import { checkProfileInput } from '../../../nodes/SocialAggregatorData/v1/actions/profile/lookUp.operation';
 import { refusal, value } from '../shared/checked';
 
 describe('resume cursors', () => {

@@ -1,5 +1,7 @@
-import { pollItem, requestItem, waitForApproval, type PollResult } from '../../../nodes/SocialAggregatorData/v1/helpers/keys';
-import { runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/helpers/profiles';
+import { pollItem, type PollResult } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/getStatus.operation';
+import { requestItem } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/request.operation';
+import { waitForApproval } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/waitForApproval.operation';
+import { runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/actions/profile/lookUp.operation';
 import { platformFailureItem } from '../../../nodes/shared/pagination';
 
 describe('POST /authorize as an item', () => {

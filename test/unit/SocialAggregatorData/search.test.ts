@@ -3,7 +3,7 @@ import {
 	pageItem,
 	platformStatusItem,
 	shapeSearchOutput,
-} from '../../../nodes/SocialAggregatorData/v1/helpers/search';
+} from '../../../nodes/SocialAggregatorData/v1/actions/post/search.operation';
 import { collectRounds, postKey, type RoundPlan } from '../../../nodes/shared/pagination';
 import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
 

@@ -1,24 +1,21 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { errorItem, toNodeError } from '../../../shared/errors';
 import * as apiKey from './apiKey/ApiKey.resource';
-import type { SocialAggregatorDataType } from './node.type';
 import * as post from './post/Post.resource';
 import * as profile from './profile/Profile.resource';
 
-type Operation = { execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]> };
+/** An operation answers the items of one input item; the router pairs them with it. */
+type Operation = { execute: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]> };
 
-/** Each resource module exports its operations by their values: a new operation needs no entry here. */
-const resources = { apiKey, post, profile } as unknown as Record<
-	SocialAggregatorDataType['resource'],
-	Record<string, Operation | undefined>
->;
+// Each resource module exports its operations by their values: a new operation needs no entry here.
+const resources = { apiKey, post, profile } as unknown as Record<string, Record<string, Operation | undefined>>;
 
 /** Runs the chosen operation once per input item; with Continue On Fail a failed item becomes an error item. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as SocialAggregatorDataType['resource'];
+	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const chosen = resources[resource]?.[operation];
 	if (typeof chosen?.execute !== 'function') {
@@ -28,7 +25,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			returnData.push(...(await chosen.execute.call(this, itemIndex)));
+			const answered = await chosen.execute.call(this, itemIndex);
+			returnData.push(...answered.map((json) => ({ json, pairedItem: { item: itemIndex } })));
 		} catch (error) {
 			if (!this.continueOnFail()) throw toNodeError(this.getNode(), error, itemIndex);
 			returnData.push(errorItem(this.getNode(), error, itemIndex));

@@ -1,7 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { preparePoll } from '../../helpers/poll';
+import { checkAnswer, UnusableAnswer } from '../../../../shared/answers';
+import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
+import { itemRetryPolicy } from '../../../../shared/requestOptions';
+import { apiRequestFull } from '../../../../shared/transport';
+import { keyIssuanceBaseUrl, pick, PLAN_FIELDS } from './request.operation';
 
 export const requestIdField: INodeProperties = {
 	displayName: 'Request ID',
@@ -19,8 +23,104 @@ const displayOptions = { show: { resource: ['apiKey'], operation: ['getStatus'] 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** A request ID from POST /authorize, or the absolute poll_url that carries it. */
+export function checkRequestId(value: unknown): Checked<{ path: string; requestId: string; absolute: boolean }> {
+	const text = String(value ?? '').trim();
+	if (text === '') {
+		return refuse({
+			field: 'Request ID',
+			reason: 'the request ID is empty',
+			hint: 'Use the request_id (or poll_url) of API Key → Request, for example {{ $json.request_id }}.',
+		});
+	}
+	if (/^https?:\/\//i.test(text)) {
+		const requestId = decodeURIComponent(text.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '');
+		return { ok: true, value: { path: text, requestId, absolute: true } };
+	}
+	if (/[/?#\s]/.test(text)) {
+		return refuse({ field: 'Request ID', reason: `"${text}" is neither a request ID nor a poll URL` });
+	}
+	return { ok: true, value: { path: `/authorize/${encodeURIComponent(text)}`, requestId: text, absolute: false } };
+}
+
+export interface PollResult {
+	state: 'pending' | 'issued' | 'gone';
+	item: IDataObject;
+}
+
+/** One answer of GET /authorize/{request_id}: 202 pending, 200 issued, 410 gone. */
+export function pollItem(statusCode: number, body: unknown, requestId: string): PollResult {
+	const data = (body && typeof body === 'object' ? body : {}) as IDataObject;
+	if (statusCode === 410) {
+		const error = (data.error && typeof data.error === 'object' ? data.error : {}) as IDataObject;
+		return {
+			state: 'gone',
+			item: {
+				status: 'gone',
+				request_id: requestId,
+				error_code: typeof error.code === 'string' && error.code ? error.code : 'authorization_gone',
+				message:
+					typeof error.message === 'string' && error.message.trim()
+						? error.message
+						: 'The authorization request is gone: it was denied, it expired, or its key was already delivered.',
+				next_step: 'Request a new key with API Key → Request.',
+			},
+		};
+	}
+	if (statusCode === 200) {
+		if (typeof data.api_key !== 'string' || data.api_key === '') {
+			throw new UnusableAnswer('an answer of 200 must hold the issued `api_key`', undefined, statusCode);
+		}
+		return {
+			state: 'issued',
+			item: {
+				status: 'issued',
+				request_id: requestId,
+				...pick(data, ['api_key', 'key_preview', 'expires_at', ...PLAN_FIELDS]),
+				next_step:
+					'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here and the service delivers it once.',
+			},
+		};
+	}
+	return {
+		state: 'pending',
+		item: {
+			status: 'pending',
+			request_id: requestId,
+			...pick(data, ['expires_at', 'poll_interval']),
+			next_step: 'The request waits for approval at its authorization_url. Poll again after poll_interval seconds.',
+		},
+	};
+}
+
+/** Reads the Request ID parameter and returns a function asking GET /authorize/{request_id} once. */
+export async function preparePoll(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ requestId: string; poll: () => Promise<PollResult> }> {
+	const checked = checkRequestId(this.getNodeParameter('requestId', itemIndex, ''));
+	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+	const { path, requestId, absolute } = checked.value;
+	// An absolute poll_url needs no base URL.
+	const baseUrl = absolute ? '' : await keyIssuanceBaseUrl.call(this, itemIndex);
+	const poll = async (): Promise<PollResult> => {
+		const response = await apiRequestFull.call(this, {
+			method: 'GET',
+			path,
+			baseUrl,
+			authenticated: false,
+			acceptStatuses: [202, 410],
+			itemIndex,
+			retry: itemRetryPolicy.call(this, itemIndex),
+		});
+		const where = { request: `GET /authorize/${requestId}`, statusCode: response.statusCode, itemIndex };
+		return checkAnswer(this.getNode(), () => pollItem(response.statusCode, response.body, requestId), where);
+	};
+	return { requestId, poll };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { poll } = await preparePoll.call(this, itemIndex);
 	const { item } = await poll();
-	return [{ json: item, pairedItem: { item: itemIndex } }];
+	return [item];
 }

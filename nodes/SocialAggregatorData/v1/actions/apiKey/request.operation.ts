@@ -1,13 +1,12 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkAnswer } from '../../../../shared/answers';
+import { checkAnswer, recordAnswer, UnusableAnswer } from '../../../../shared/answers';
+import { checkBaseUrl } from '../../../../shared/baseUrl';
 import { checkEmail } from '../../../../shared/input';
 import { refusalError } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestFull } from '../../../../shared/transport';
-import { keyIssuanceBaseUrl } from '../../helpers/baseUrl';
-import { requestItem } from '../../helpers/keys';
+import { apiRequestFull, getBaseUrl } from '../../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -34,7 +33,53 @@ const displayOptions = { show: { resource: ['apiKey'], operation: ['request'] } 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Where key requests go (they take no API key): the typed Base URL, or only the Base URL of a credential. */
+export async function keyIssuanceBaseUrl(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const source = this.getNodeParameter('baseUrlSource', itemIndex, 'parameter') as string;
+	if (source === 'credential') return await getBaseUrl.call(this, itemIndex);
+	const checked = checkBaseUrl(this.getNodeParameter('baseUrl', itemIndex, ''));
+	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+	return checked.value;
+}
+
+/** The fields of an answer that an item keeps; an issued key appears only in the item, never in a log or an error. */
+export function pick(body: IDataObject, fields: string[]): IDataObject {
+	const result: IDataObject = {};
+	for (const field of fields) {
+		if (body[field] !== undefined) result[field] = body[field];
+	}
+	return result;
+}
+
+export const PLAN_FIELDS = ['rate_limit', 'upgrade_hint', 'upgrade_url'];
+
+/** The answer of POST /authorize: Mode A (a key at once) or Mode B (approval needed). */
+export function requestItem(statusCode: number, body: unknown, email: string): IDataObject {
+	const data = recordAnswer(body, { statusCode });
+	const status = String(data.status ?? '');
+	if (status === 'issued' || (status === '' && typeof data.api_key === 'string')) {
+		const confirm = data.email_confirmation_required === true;
+		return {
+			status: 'issued',
+			mode: 'immediate',
+			...pick(data, ['api_key', 'expires_at', 'email_confirmation_required', ...PLAN_FIELDS]),
+			next_step: confirm
+				? `Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here. Confirm ${email} from the email the service sent: until then the key lasts 2 hours at 60 requests per hour, and Data API calls may answer email_confirmation_required. Confirmed, the same key lasts 12 hours in all.`
+				: 'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here.',
+		};
+	}
+	if (status === 'pending_authorization' || typeof data.request_id === 'string') {
+		return {
+			status: 'pending_authorization',
+			mode: 'approval',
+			...pick(data, ['request_id', 'authorization_url', 'poll_url', 'poll_interval', 'expires_at', ...PLAN_FIELDS]),
+			next_step: `${email} already has a confirmed account: open authorization_url, sign in and approve. Then run API Key → Wait for Approval (or Get Authorization Status) with this request_id to receive a 12-hour key.`,
+		};
+	}
+	throw new UnusableAnswer('it holds neither an `api_key` nor a `request_id`', undefined, statusCode);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const email = checkEmail(this.getNodeParameter('email', itemIndex, ''));
 	if (!email.ok) throw refusalError(node, email.refusal, itemIndex);
@@ -54,6 +99,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: itemRetryPolicy.call(this, itemIndex),
 	});
 	const where = { request: 'POST /authorize', statusCode: response.statusCode, itemIndex };
-	const json = checkAnswer(node, () => requestItem(response.statusCode, response.body, email.value), where);
-	return [{ json, pairedItem: { item: itemIndex } }];
+	return [checkAnswer(node, () => requestItem(response.statusCode, response.body, email.value), where)];
 }

@@ -1,10 +1,8 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { retryTiming } from '../../../../shared/retry';
-import { waitForApproval } from '../../helpers/keys';
-import { preparePoll } from '../../helpers/poll';
-import { requestIdField } from './getStatus.operation';
+import { preparePoll, requestIdField, type PollResult } from './getStatus.operation';
 
 const properties: INodeProperties[] = [
 	requestIdField,
@@ -31,7 +29,35 @@ const displayOptions = { show: { resource: ['apiKey'], operation: ['waitForAppro
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+const MIN_POLL_INTERVAL_MS = 250;
+
+/** Polls until issued, gone or timed out. Time counts on the clock and as time slept, so a replaced sleep ends too. */
+export async function waitForApproval(options: {
+	poll: () => Promise<PollResult>;
+	sleep: (ms: number) => Promise<void>;
+	now: () => number;
+	intervalMs: number;
+	timeoutMs: number;
+}): Promise<{ result: PollResult; polls: number; waitedMs: number; timedOut: boolean }> {
+	const started = options.now();
+	// A pause too short would turn polling into a busy loop.
+	const intervalMs = Math.max(MIN_POLL_INTERVAL_MS, options.intervalMs);
+	let slept = 0;
+	let polls = 0;
+	for (;;) {
+		const result = await options.poll();
+		polls++;
+		const waitedMs = Math.max(slept, options.now() - started);
+		if (result.state !== 'pending') return { result, polls, waitedMs, timedOut: false };
+		const remaining = options.timeoutMs - waitedMs;
+		if (remaining <= 0) return { result, polls, waitedMs, timedOut: true };
+		const pause = Math.max(0, Math.min(intervalMs, remaining));
+		await options.sleep(pause);
+		slept += pause;
+	}
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const { requestId, poll } = await preparePoll.call(this, itemIndex);
 	const intervalSeconds = Number(this.getNodeParameter('pollInterval', itemIndex, 2));
@@ -63,5 +89,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: `${String(result.item.message)} Request a new key with API Key → Request.`,
 		});
 	}
-	return [{ json: result.item, pairedItem: { item: itemIndex } }];
+	return [result.item];
 }

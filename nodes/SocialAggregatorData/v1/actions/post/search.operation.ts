@@ -1,16 +1,25 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { AUTO_DETECT, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
+import { AUTO_DETECT, canonicalPlatform, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
 import { checkLimit } from '../../../../shared/input';
-import { collectRounds } from '../../../../shared/pagination';
-import { refusalError } from '../../../../shared/refusal';
+import {
+	collectRounds,
+	platformFailureItem,
+	type PageRecord,
+	type PlatformProgress,
+	type RoundOutcome,
+} from '../../../../shared/pagination';
+import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { platformFailedError } from '../../helpers/errors';
-import { checkResumeCursors } from '../../helpers/input';
-import { DEFAULT_MAX_REQUESTS, shapeSearchOutput, type SearchOutputMode } from '../../helpers/search';
-import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
+import type { DataPost } from '../../../../shared/types';
+import {
+	onPlatformFailureOption,
+	platformFailedError,
+	platformFailureChoices,
+	platformRetriesOption,
+} from '../platformFailure';
 
 const properties: INodeProperties[] = [
 	...dataSearchFields(),
@@ -101,7 +110,121 @@ const displayOptions = { show: { resource: ['post'], operation: ['search'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** A safety net against a service that never stops paging. */
+export const DEFAULT_MAX_REQUESTS = 1000;
+
+type SearchOutputMode = 'posts' | 'pages' | 'postsAndStatus';
+
+/** Resume cursors per platform: opaque (SPEC.md rule 6), so only their platform is checked. */
+export function checkResumeCursors(
+	entries: Array<{ platform?: unknown; cursor?: unknown }>,
+	platforms: string[],
+): Checked<Record<string, string>> {
+	const cursors: Record<string, string> = {};
+	for (const entry of entries) {
+		const cursor = String(entry.cursor ?? '').trim();
+		const name = String(entry.platform ?? '').trim();
+		if (cursor === '' && name === '') continue;
+		const platform = canonicalPlatform(name);
+		if (!platform || !platforms.includes(platform)) {
+			return refuse({
+				field: 'Resume From Cursors',
+				platform: name || undefined,
+				reason: name
+					? `a cursor is given for ${name}, which is not among the searched platforms`
+					: 'a cursor is given without its platform',
+				hint: 'Each cursor continues one of the platforms in Platforms.',
+			});
+		}
+		if (cursor === '') continue;
+		if (/[,\s]/.test(cursor)) {
+			return refuse({
+				field: 'Resume From Cursors',
+				platform,
+				reason: 'a cursor contains a comma or a space, so it cannot be a single cursor the service gave',
+				hint: 'Paste the next_cursor of that platform exactly as it came.',
+			});
+		}
+		if (cursors[platform]) {
+			return refuse({ field: 'Resume From Cursors', platform, reason: `two cursors are given for ${platform}` });
+		}
+		cursors[platform] = cursor;
+	}
+	return { ok: true, value: cursors };
+}
+
+/** One platform's summary after a search. */
+export function platformStatusItem(progress: PlatformProgress, outcome: RoundOutcome<DataPost>): IDataObject {
+	const pages = outcome.pages.filter((p) => p.platform === progress.platform);
+	const succeeded = progress.state !== 'failed';
+	const posts = pages.reduce((sum, p) => sum + p.items.length, 0);
+	const attempts = pages.filter((p) => !p.status.success).length;
+	const item: IDataObject = {
+		type: 'platform_status',
+		platform: progress.platform,
+		success: succeeded,
+		posts,
+		pages: pages.filter((p) => p.status.success).length,
+	};
+	if (succeeded) {
+		// The cursor continues after the last page fetched: what a Limit left of that page is not in it.
+		item.has_more = Boolean(progress.cursor);
+		item.next_cursor = progress.cursor ?? null;
+		if (progress.state === 'first' || progress.state === 'more') item.stopped_early = true;
+	} else {
+		// Where the platform was when it failed, to resume from later (null: its first page).
+		Object.assign(item, platformFailureItem(progress.platform, progress.error, attempts), {
+			resume_cursor: progress.cursor ?? null,
+		});
+	}
+	return item;
+}
+
+/** One item per platform page (with its status and cursor); a platform's final failure is a page item too. */
+export function pageItem(record: PageRecord<DataPost>): IDataObject {
+	const { status } = record;
+	return {
+		type: 'platform_page',
+		platform: record.platform,
+		page: record.page ?? null,
+		success: status.success,
+		...(status.success
+			? {
+					count: record.items.length,
+					reported_count: status.count ?? null,
+					has_more: Boolean(status.next_cursor) && status.has_more !== false,
+					next_cursor: status.next_cursor ?? null,
+				}
+			: {
+					error_code: status.error_code ?? 'platform_error',
+					message: status.message ?? status.error_code ?? 'The platform failed',
+				}),
+		cursor: record.cursorSent,
+		posts: record.items,
+	};
+}
+
+/** The items of one search in the chosen Output; `includeFailures` adds an item per platform failed for good. */
+export function shapeSearchOutput(
+	outcome: RoundOutcome<DataPost>,
+	mode: SearchOutputMode,
+	includeFailures: boolean,
+): IDataObject[] {
+	if (mode === 'pages') {
+		// Retried attempts are not pages; the last failure of a platform is reported once.
+		return outcome.pages.filter((r) => r.status.success || (includeFailures && !r.willRetry)).map(pageItem);
+	}
+	const items: IDataObject[] = outcome.items.map((post) => ({ ...post }));
+	if (mode === 'postsAndStatus') {
+		items.push(...outcome.progress.map((p) => platformStatusItem(p, outcome)));
+	} else if (includeFailures) {
+		const failed = outcome.progress.filter((p) => p.state === 'failed');
+		items.push(...failed.map((p) => platformStatusItem(p, outcome)));
+	}
+	return items;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const checked = checkDataSearch({
 		term: this.getNodeParameter('term', itemIndex, ''),
@@ -136,19 +259,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry }),
 	});
 
-	if (outcome.stoppedBy) {
-		const failed = outcome.stoppedBy;
-		throw platformFailedError(
-			node,
-			itemIndex,
-			{
-				platform: failed.platform,
-				code: failed.error?.code,
-				message: failed.error?.message,
-			},
-			`The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`,
-			'posts',
-		);
+	const failed = outcome.stoppedBy;
+	if (failed) {
+		const why = `The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`;
+		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
 	}
 	if (outcome.requestCapReached) {
 		throw new NodeOperationError(
@@ -161,8 +275,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	return shapeSearchOutput(outcome, output, !failItem).map((json) => ({
-		json,
-		pairedItem: { item: itemIndex },
-	}));
+	return shapeSearchOutput(outcome, output, !failItem);
 }

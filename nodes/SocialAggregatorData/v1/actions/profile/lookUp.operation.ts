@@ -1,16 +1,30 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
-import { platformFailureItem } from '../../../../shared/pagination';
+import { checkPlatforms } from '../../../../shared/dataSearch';
 import { platformsField } from '../../../../shared/dataSearchFields';
-import { refusalError } from '../../../../shared/refusal';
+import { toList } from '../../../../shared/input';
+import {
+	collectRounds,
+	matchPlatform,
+	platformFailureItem,
+	platformStatus,
+	postKey,
+	type RoundAnswer,
+} from '../../../../shared/pagination';
+import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestFull } from '../../../../shared/transport';
-import { platformFailedError } from '../../helpers/errors';
-import { checkProfileInput, MAX_PROFILE_HANDLES } from '../../helpers/input';
-import { runProfileLookup } from '../../helpers/profiles';
-import { onPlatformFailureOption, platformFailureChoices, platformRetriesOption } from '../common.descriptions';
+import type { PlatformStatus } from '../../../../shared/types';
+import {
+	onPlatformFailureOption,
+	platformFailedError,
+	platformFailureChoices,
+	platformRetriesOption,
+} from '../platformFailure';
+
+const MAX_PROFILE_HANDLES = 5;
 
 const properties: INodeProperties[] = [
 	{
@@ -39,7 +53,63 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Up to five comma-separated handles and known platforms. */
+export function checkProfileInput(raw: {
+	term: unknown;
+	platforms: unknown;
+}): Checked<{ handles: string[]; platforms: string[] }> {
+	const handles = toList(raw.term);
+	if (handles.length === 0) {
+		return refuse({ field: 'Handles', reason: 'no handle is given', hint: 'Enter up to 5 handles, comma-separated.' });
+	}
+	if (handles.length > MAX_PROFILE_HANDLES) {
+		return refuse({
+			field: 'Handles',
+			reason: `${handles.length} handles are given; the service looks up at most ${MAX_PROFILE_HANDLES} at a time`,
+			hint: 'Split the handles over several input items.',
+		});
+	}
+	const platforms = checkPlatforms(raw.platforms);
+	if (!platforms.ok) return platforms;
+	return { ok: true, value: { handles, platforms: platforms.value } };
+}
+
+/** GET /data/profiles in rounds without cursors: all platforms, then each retryable failure alone, bounded. */
+export async function runProfileLookup(
+	plan: { platforms: string[]; maxPlatformRetries: number },
+	fetch: (platforms: string[]) => Promise<RoundAnswer<IDataObject>>,
+): Promise<{ profiles: IDataObject[]; statuses: PlatformStatus[]; failures: Record<string, number> }> {
+	const outcome = await collectRounds<IDataObject>({
+		...plan,
+		maxRequests: plan.platforms.length * (plan.maxPlatformRetries + 1),
+		// A profile is one per platform and handle, whatever other fields it has.
+		key: (profile) =>
+			postKey({
+				platform: profile.platform,
+				platform_id: profile.platform_id,
+				url: profile.url ?? profile.term,
+			}),
+		fetchRound: async ({ platforms }) => {
+			const { data, statuses: reported } = await fetch(platforms);
+			// Without a report, a platform whose profiles came back is fine (SPEC.md does not show this answer).
+			const unreported = platforms.filter(
+				(p) => !platformStatus(reported, p) && data.some((d) => matchPlatform(d.platform, [p])),
+			);
+			return {
+				data,
+				statuses: [...reported, ...unreported.map((platform) => ({ platform, success: true }))],
+			};
+		},
+	});
+	// The last report per platform.
+	const last = (platform: string) => outcome.pages.filter((page) => page.platform === platform).pop()!.status;
+	const failures = Object.fromEntries(
+		outcome.progress.filter((p) => p.failures > 0).map((p) => [p.platform, p.failures]),
+	);
+	return { profiles: outcome.items, statuses: plan.platforms.map(last), failures };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const checked = checkProfileInput({
 		term: this.getNodeParameter('term', itemIndex, ''),
@@ -70,25 +140,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const failed = outcome.statuses.filter((status) => !status.success);
 	if (failed.length > 0 && failItem) {
-		const first = failed[0];
-		throw platformFailedError(
-			node,
-			itemIndex,
-			{
-				platform: first.platform,
-				code: first.error_code,
-				message: first.message,
-			},
-			`Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}.`,
-			'profiles',
-		);
+		const [first] = failed;
+		const error = { code: first.error_code, message: first.message };
+		const why = `Failed platforms: ${failed.map((s) => `${s.platform} (${s.error_code ?? 'platform_error'})`).join(', ')}.`;
+		throw platformFailedError(node, itemIndex, first.platform, error, why, 'profiles');
 	}
 
-	const items: IDataObject[] = [
+	return [
 		...outcome.profiles,
 		...failed.map((s) =>
 			platformFailureItem(s.platform, { code: s.error_code, message: s.message }, outcome.failures[s.platform] ?? 1),
 		),
 	];
-	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }

@@ -1,6 +1,10 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-/** What to do when a platform fails for good (after its retries). */
+import { platformLabel } from '../../../shared/dataSearch';
+
+// On Platform Failure and Platform Retries, the options of both Data API operations, and the error of Fail the Item.
+
 export const onPlatformFailureOption: INodeProperties = {
 	displayName: 'On Platform Failure',
 	name: 'onPlatformFailure',
@@ -23,7 +27,7 @@ export const onPlatformFailureOption: INodeProperties = {
 	description: 'What happens when a platform still fails after its retries. The other platforms are never held back.',
 };
 
-export const MAX_PLATFORM_RETRIES = 5;
+const MAX_PLATFORM_RETRIES = 5;
 
 const DEFAULT_PLATFORM_RETRIES = 2;
 
@@ -37,7 +41,7 @@ export const platformRetriesOption: INodeProperties = {
 		'How many more times a platform that answered fetch_timeout or platform_error is asked. Retries ride along with the other platforms’ next request; they cost that platform’s credits again.',
 };
 
-/** On Platform Failure and Platform Retries as chosen under Options; retries held to 0…MAX_PLATFORM_RETRIES. */
+/** The two options as chosen under Options; retries held to 0…MAX_PLATFORM_RETRIES. */
 export function platformFailureChoices(options: IDataObject): { failItem: boolean; maxPlatformRetries: number } {
 	const retries = Math.min(
 		MAX_PLATFORM_RETRIES,
@@ -47,4 +51,20 @@ export function platformFailureChoices(options: IDataObject): { failItem: boolea
 		failItem: options.onPlatformFailure === 'fail',
 		maxPlatformRetries: Number.isFinite(retries) ? retries : DEFAULT_PLATFORM_RETRIES,
 	};
+}
+
+/** Fail the Item: the platform's error, why the operation stopped, and how to keep the others' `kept`. */
+export function platformFailedError(
+	node: INode,
+	itemIndex: number,
+	platform: string,
+	error: { code?: string; message?: string } | undefined,
+	why: string,
+	kept: string,
+): NodeOperationError {
+	const code = error?.code ?? 'platform_error';
+	return new NodeOperationError(node, `${platformLabel(platform)} failed: ${error?.message ?? code} (${code})`, {
+		itemIndex,
+		description: `${why} To keep the other platforms’ ${kept}, set Options → On Platform Failure to “Continue With a Status Item per Failed Platform”.`,
+	});
 }

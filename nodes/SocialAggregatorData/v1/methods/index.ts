@@ -1,3 +1,0 @@
-import { getDataPlatforms } from '../../../shared/loadOptions';
-
-export const loadOptions = { getDataPlatforms };
