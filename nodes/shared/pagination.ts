@@ -143,7 +143,7 @@ export function matchPlatform(name: unknown, platforms: string[]): string | unde
 }
 
 /** A platform's entry in `meta.platforms`. */
-function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
+export function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
 	const lower = platform.toLowerCase();
 	return statuses.find((s) => String(s?.platform ?? '').toLowerCase() === lower);
 }
