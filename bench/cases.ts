@@ -53,7 +53,7 @@ export interface BenchCase {
 type Json = Record<string, unknown>;
 
 /** What one timed run of one side gave. */
-interface SideRun {
+export interface SideRun {
 	ms: number;
 	requests: number;
 	status: string;
@@ -99,16 +99,16 @@ async function alternate<T>(runs: number, a: () => Promise<T>, b: () => Promise<
 	return result;
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
-const timeCell = (values: number[]) => `${seconds(median(values))} (${spread(values, seconds)})`;
-const requestCell = (values: number[]) => {
+export const count = (value: number) => value.toLocaleString('en-US');
+export const timeCell = (values: number[]) => `${seconds(median(values))} (${spread(values, seconds)})`;
+export const requestCell = (values: number[]) => {
 	const low = Math.min(...values);
 	const high = Math.max(...values);
 	return low === high ? integer(low) : `${integer(median(values))} (${low}–${high})`;
 };
 
 /** The ids of a list as the service orders it, read page after page outside n8n. */
-async function serviceOrder(ctx: Context, feedId: number, pages: number): Promise<unknown[]> {
+export async function serviceOrder(ctx: Context, feedId: number, pages: number): Promise<unknown[]> {
 	const ids: unknown[] = [];
 	for (let page = 1; page <= pages; page++) {
 		const response = await fetch(`${ctx.backend.url}/feeds/${feedId}/posts?page=${page}&per_page=100`, {
@@ -120,12 +120,12 @@ async function serviceOrder(ctx: Context, feedId: number, pages: number): Promis
 	return ids;
 }
 
-function sameOrder(items: Json[], expected: unknown[]): boolean {
+export function sameOrder(items: Json[], expected: unknown[]): boolean {
 	return items.length === expected.length && items.every((item, index) => item.id === expected[index]);
 }
 
 /** Sets the fake's rate limits to the Team plan of the seeded owner, with fresh windows. */
-function normalLimits(fake: FakeService): void {
+export function normalLimits(fake: FakeService): void {
 	fake.control.rateLimits.clear();
 	fake.control.rateLimits.setEnabled(true);
 	fake.control.rateLimits.setWindowScale(1);

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 
 import { dataSearchCase, deliveriesCase, feedPostsCase, packageRows, rateLimitCase, type BenchCase, type BenchSettings } from './cases';
 import { runChecked, runCheckedInQueue } from './checked';
+import { runPeakMemory } from './peakMemory';
 import { startBench } from './lib/harness';
 import { renderTable, type Row } from './lib/table';
 
@@ -14,7 +15,7 @@ function numberFromEnv(name: string, fallback: number): number {
 	return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-const settings: BenchSettings = {
+const settings: BenchSettings & { memoryRuns: number; memoryPosts: number } = {
 	runs: numberFromEnv('BENCH_RUNS', 5),
 	rateLimitRuns: numberFromEnv('BENCH_RATE_LIMIT_RUNS', 3),
 	noRetryAfterRuns: numberFromEnv('BENCH_NO_RETRY_AFTER_RUNS', 2),
@@ -23,15 +24,19 @@ const settings: BenchSettings = {
 	deliveryConcurrency: numberFromEnv('BENCH_DELIVERY_CONCURRENCY', 8),
 	loadSamples: numberFromEnv('BENCH_LOAD_SAMPLES', 5),
 	latencyMs: numberFromEnv('BENCH_LATENCY_MS', 30),
+	memoryRuns: numberFromEnv('BENCH_MEMORY_RUNS', 3),
+	memoryPosts: numberFromEnv('BENCH_MEMORY_POSTS', 50_000),
 	progress: (message) => process.stderr.write(`[bench] ${message}\n`),
 };
 
-/** B1–B4 to run (BENCH_ONLY=B1,B3); B5 always runs. BENCH_DIAGNOSE=0 skips B4's second n8n. */
+/** B1–B4 and B6 to run (BENCH_ONLY=B1,B3); B5 always runs. BENCH_DIAGNOSE=0 skips B4's second n8n. */
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
 const diagnose = process.env.BENCH_DIAGNOSE !== '0' && (only.length === 0 || only.includes('B4'));
 /** B4 against the hand-built signature check, in one process and in queue mode (BENCH_QUEUE=0 skips the latter). */
 const checked = only.length === 0 || only.includes('B4') || only.includes('B4C');
 const queue = checked && process.env.BENCH_QUEUE !== '0';
+/** B6, peak memory: its own n8n, started afresh for every run. */
+const memory = only.length === 0 || only.includes('B6');
 
 const load = () => os.loadavg()[0].toFixed(2);
 
@@ -89,11 +94,17 @@ async function main(): Promise<void> {
 		loads.push(`${load()} after B4 queue mode`);
 	}
 
+	if (memory) {
+		settings.progress(`B6: peak memory of a Return All of ${settings.memoryPosts} posts, a fresh n8n per run (load ${load()})`);
+		rows.push(...(await runPeakMemory(settings)));
+		loads.push(`${load()} after B6`);
+	}
+
 	const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 	const header = [
 		`npm run bench: ${versions}; fake service on 127.0.0.1 (${settings.latencyMs} ms added per request in B1–B3)`,
 		`${new Date().toISOString()}, ${os.cpus().length} cores, 1-minute load average ${loads.join(', ')}; ${minutes} min`,
-		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit, ${settings.noRetryAfterRuns} without Retry-After at the real minute), medians with min–max.`,
+		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit, ${settings.noRetryAfterRuns} without Retry-After at the real minute${memory ? `; B6: ${settings.memoryRuns}, a fresh n8n each run` : ''}), medians with min–max.`,
 	];
 	process.stdout.write(`${header.join('\n')}\n\n${renderTable(rows)}\n`);
 }
