@@ -4,9 +4,20 @@
  */
 import * as os from 'node:os';
 
-import { dataSearchCase, deliveriesCase, feedPostsCase, packageRows, rateLimitCase, type BenchCase, type BenchSettings } from './cases';
+import {
+	dataSearchCase,
+	deliveriesCase,
+	feedPostsCase,
+	packageRows,
+	rateLimitCase,
+	type BenchCase,
+	type BenchSettings,
+	type Baseline,
+	type Context,
+} from './cases';
 import { runChecked, runCheckedInQueue } from './checked';
 import { runPeakMemory } from './peakMemory';
+import { packBaseline, type BaselinePackage } from './lib/baseline';
 import { startBench } from './lib/harness';
 import { renderTable, type Row } from './lib/table';
 
@@ -35,6 +46,13 @@ const diagnose = process.env.BENCH_DIAGNOSE !== '0' && (only.length === 0 || onl
 /** B4 against the hand-built signature check, in one process and in queue mode (BENCH_QUEUE=0 skips the latter). */
 const checked = only.length === 0 || only.includes('B4') || only.includes('B4C');
 const queue = checked && process.env.BENCH_QUEUE !== '0';
+/**
+ * BENCH_BASELINE=<git ref>: B1 to B3 also for the package built from that commit, in a second
+ * n8n, alternating with this tree's runs. BENCH_BASELINE_NO_RETRY_AFTER=1 adds B3's
+ * real-minute case without Retry-After (a minute a run) to the baseline's runs.
+ */
+const baselineRef = (process.env.BENCH_BASELINE ?? '').trim();
+const BASELINE_CASES = ['B1', 'B2', 'B3'];
 /** B6, peak memory: its own n8n, started afresh for every run. */
 const memory = only.length === 0 || only.includes('B6');
 
@@ -48,16 +66,37 @@ async function main(): Promise<void> {
 	);
 	const rows: Row[] = [];
 	let versions = '';
+	const compared = baselineRef ? cases.filter((entry) => BASELINE_CASES.includes(entry.id)) : [];
+	let baselinePackage: BaselinePackage | undefined;
+	if (compared.length > 0) {
+		settings.progress(`BENCH_BASELINE=${baselineRef}: building and packing that commit's package`);
+		baselinePackage = await packBaseline(baselineRef, settings.progress);
+	}
 
 	settings.progress('packing the package, starting the fake service and n8n (workflows published before the start)');
 	const ctx = await startBench((fake, refs) => cases.flatMap((entry) => entry.prepare(fake, refs)));
+	let baselineCtx: Context | undefined;
 	try {
 		versions = `n8n ${ctx.n8n.runtime.n8nVersion} on ${ctx.n8n.runtime.nodeBin.includes('node-24') ? 'Node 24' : 'Node'}; ${ctx.pkg.name} ${ctx.pkg.version}`;
 		settings.progress(`n8n ready in ${ctx.startMs.ready} ms, webhooks active after ${ctx.startMs.webhooks ?? '-'} ms`);
+		let baseline: Baseline | undefined;
+		if (baselinePackage) {
+			settings.progress(`baseline ${baselinePackage.label}: a second n8n with that package, its own fake service`);
+			baselineCtx = await startBench((fake, refs) => compared.flatMap((entry) => entry.prepare(fake, refs)), {
+				pkg: baselinePackage,
+				label: 'n8n-bench-baseline',
+			});
+			baseline = { ctx: baselineCtx, label: baselinePackage.label, noRetryAfter: process.env.BENCH_BASELINE_NO_RETRY_AFTER === '1' };
+			versions += `; baseline ${baselinePackage.label} = ${baselinePackage.commit} in a second n8n (dependencies: ${baselinePackage.dependencies})`;
+		}
 		for (const entry of cases) {
 			settings.progress(`${entry.id} (load ${load()})`);
-			rows.push(...(await entry.run(ctx, settings)));
+			rows.push(...(await entry.run(ctx, settings, compared.includes(entry) ? baseline : undefined)));
 			loads.push(`${load()} after ${entry.id}`);
+		}
+		if (baselineCtx) {
+			await baselineCtx.close();
+			baselineCtx = undefined;
 		}
 		if (checked) {
 			settings.progress(`B4 checked: the Trigger against Webhook + Crypto + IF (load ${load()})`);
@@ -66,6 +105,7 @@ async function main(): Promise<void> {
 		}
 		rows.push(...(await packageRows(ctx, settings)));
 	} finally {
+		await baselineCtx?.close();
 		await ctx.close();
 	}
 

@@ -40,14 +40,15 @@ export interface Published {
  */
 export async function startBench(
 	prepare: (fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }) => Published[],
-	{ env = {}, label = 'n8n-bench' }: { env?: Record<string, string>; label?: string } = {},
+	{ env = {}, pkg: chosen, label = 'n8n-bench' }: { env?: Record<string, string>; pkg?: PackedPackage; label?: string } = {},
 ): Promise<BenchN8n & { ids: Map<string, string> }> {
 	const backend = await startBackend({ allowHttpWebhooks: true });
 	if (!backend.fake) throw new Error('the benchmark needs test/fake-service');
 	const fake = backend.fake;
 	let n8n: N8n | undefined;
 	try {
-		const pkg = await packPackage();
+		// the package of this tree (scripts/bench.sh packs it), or another build (BENCH_BASELINE)
+		const pkg = chosen ?? (await packPackage());
 		n8n = await N8n.create({
 			package: pkg,
 			logLevel: 'info',
