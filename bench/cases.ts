@@ -44,16 +44,30 @@ export interface BenchSettings {
 
 export type Context = BenchN8n & { ids: Map<string, string> };
 
+/**
+ * BENCH_BASELINE: a second n8n (own user folder, port and fake service; the same n8n) with
+ * the package built from another commit. B1 to B3 run its Social Aggregator side too,
+ * alternating with this tree's, and add a row for it.
+ */
+export interface Baseline {
+	ctx: Context;
+	/** the ref as given and its commit, for the table */
+	label: string;
+	/** also run B3's real-minute case without Retry-After (BENCH_BASELINE_NO_RETRY_AFTER=1) */
+	noRetryAfter: boolean;
+}
+
 export interface BenchCase {
 	id: string;
+	/** Seeds a fake service and names the workflows; called once per n8n (the baseline's too). */
 	prepare(fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }): Published[];
-	run(ctx: Context, settings: BenchSettings): Promise<Row[]>;
+	run(ctx: Context, settings: BenchSettings, baseline?: Baseline): Promise<Row[]>;
 }
 
 type Json = Record<string, unknown>;
 
 /** What one timed run of one side gave. */
-interface SideRun {
+export interface SideRun {
 	ms: number;
 	requests: number;
 	status: string;
@@ -84,31 +98,58 @@ async function runSide(
 	return { ms: run.ms, requests, status: run.status, items, error };
 }
 
-/** Alternates two sides `runs` times (A B, B A, A B, …). */
-async function alternate<T>(runs: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
-	const result = { a: [] as T[], b: [] as T[] };
+/** Alternates sides `runs` times, forwards then backwards (A B C, C B A, A B C, …); the runs of each side. */
+export async function alternateAll<T>(runs: number, sides: Array<() => Promise<T>>): Promise<T[][]> {
+	const result = sides.map(() => [] as T[]);
 	for (let index = 0; index < runs; index++) {
-		if (index % 2 === 0) {
-			result.a.push(await a());
-			result.b.push(await b());
-		} else {
-			result.b.push(await b());
-			result.a.push(await a());
-		}
+		const order = sides.map((_, side) => side);
+		if (index % 2 === 1) order.reverse();
+		for (const side of order) result[side].push(await sides[side]());
 	}
 	return result;
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
-const timeCell = (values: number[]) => `${seconds(median(values))} (${spread(values, seconds)})`;
-const requestCell = (values: number[]) => {
+/** Alternates two sides `runs` times (A B, B A, A B, …). */
+export async function alternate<T>(runs: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
+	const [first, second] = await alternateAll(runs, [a, b]);
+	return { a: first, b: second };
+}
+
+/** The row of the baseline's Social Aggregator side, against this tree's. */
+function baselineRow(
+	label: string,
+	baseline: Baseline,
+	side: string,
+	runs: { current: SideRun[]; base: SideRun[] },
+	result: string,
+	complete: boolean,
+): Row {
+	const ms = (list: SideRun[]) => list.map((run) => run.ms);
+	const timeRatio = median(ms(runs.current)) / median(ms(runs.base));
+	const requestsNow = median(runs.current.map((run) => run.requests));
+	const requestsBefore = median(runs.base.map((run) => run.requests));
+	return {
+		case: label,
+		side: `${side}, baseline ${baseline.label}`,
+		requests: requestCell(runs.base.map((run) => run.requests)),
+		time: timeCell(ms(runs.base)),
+		result,
+		ratio: `this tree ${ratio(timeRatio)} of its time`,
+		target: '≤1.10x of its time, ≤ its requests',
+		met: yes(timeRatio <= 1.1 && requestsNow <= requestsBefore && complete),
+	};
+}
+
+export const count = (value: number) => value.toLocaleString('en-US');
+export const timeCell = (values: number[]) => `${seconds(median(values))} (${spread(values, seconds)})`;
+export const requestCell = (values: number[]) => {
 	const low = Math.min(...values);
 	const high = Math.max(...values);
 	return low === high ? integer(low) : `${integer(median(values))} (${low}–${high})`;
 };
 
 /** The ids of a list as the service orders it, read page after page outside n8n. */
-async function serviceOrder(ctx: Context, feedId: number, pages: number): Promise<unknown[]> {
+export async function serviceOrder(ctx: Context, feedId: number, pages: number): Promise<unknown[]> {
 	const ids: unknown[] = [];
 	for (let page = 1; page <= pages; page++) {
 		const response = await fetch(`${ctx.backend.url}/feeds/${feedId}/posts?page=${page}&per_page=100`, {
@@ -120,12 +161,12 @@ async function serviceOrder(ctx: Context, feedId: number, pages: number): Promis
 	return ids;
 }
 
-function sameOrder(items: Json[], expected: unknown[]): boolean {
+export function sameOrder(items: Json[], expected: unknown[]): boolean {
 	return items.length === expected.length && items.every((item, index) => item.id === expected[index]);
 }
 
 /** Sets the fake's rate limits to the Team plan of the seeded owner, with fresh windows. */
-function normalLimits(fake: FakeService): void {
+export function normalLimits(fake: FakeService): void {
 	fake.control.rateLimits.clear();
 	fake.control.rateLimits.setEnabled(true);
 	fake.control.rateLimits.setWindowScale(1);
@@ -138,38 +179,43 @@ function normalLimits(fake: FakeService): void {
 export function feedPostsCase(): BenchCase {
 	const POSTS = 5000;
 	const PAGES = POSTS / 100;
-	let feedId = 0;
+	/** the seeded feed in each fake service (this tree's n8n, the baseline's) */
+	const feeds = new Map<FakeService, number>();
 	return {
 		id: 'B1',
 		prepare(fake, refs) {
-			feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B1' }).feedId;
+			const feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B1' }).feedId;
+			feeds.set(fake, feedId);
 			return [
 				{ spec: oursFeedPosts('B1 Social Aggregator', 'bench-b1-ours', feedId), webhooks: ['bench-b1-ours'] },
 				{ spec: httpFeedPosts('B1 HTTP Request', 'bench-b1-http', feedId, refs), webhooks: ['bench-b1-http'] },
 			];
 		},
-		async run(ctx, settings) {
-			const control = ctx.fake.control;
-			normalLimits(ctx.fake);
-			control.setLatency(0);
-			const expected = await serviceOrder(ctx, feedId, PAGES);
-			control.setLatency(settings.latencyMs);
-			const side = (name: string, webhook: string, output: string) => async () => {
-				normalLimits(ctx.fake);
-				const run = await runSide(ctx, name, webhook, output, { pathPrefix: `/feeds/${feedId}/posts` });
-				settings.progress(`B1 ${name}: ${run.ms} ms, ${run.requests} requests, ${run.items.length} posts`);
+		async run(ctx, settings, baseline) {
+			const order = async (on: Context) => {
+				normalLimits(on.fake);
+				on.fake.control.setLatency(0);
+				const ids = await serviceOrder(on, feeds.get(on.fake)!, PAGES);
+				on.fake.control.setLatency(settings.latencyMs);
+				return ids;
+			};
+			const expected = await order(ctx);
+			const expectedBefore = baseline ? await order(baseline.ctx) : [];
+			const side = (on: Context, name: string, webhook: string, output: string, tag = '') => async () => {
+				normalLimits(on.fake);
+				const run = await runSide(on, name, webhook, output, { pathPrefix: `/feeds/${feeds.get(on.fake)!}/posts` });
+				settings.progress(`B1 ${name}${tag}: ${run.ms} ms, ${run.requests} requests, ${run.items.length} posts`);
 				return run;
 			};
-			const runs = await alternate(
-				settings.runs,
-				side('B1 Social Aggregator', 'bench-b1-ours', 'Social Aggregator'),
-				side('B1 HTTP Request', 'bench-b1-http', 'Posts'),
-			);
-			control.setLatency(0);
-			const ours = runs.a;
-			const http = runs.b;
-			const result = (list: SideRun[]) => {
-				const complete = list.filter((run) => run.status === 'success' && sameOrder(run.items, expected)).length;
+			const [ours, http, before = []] = await alternateAll(settings.runs, [
+				side(ctx, 'B1 Social Aggregator', 'bench-b1-ours', 'Social Aggregator'),
+				side(ctx, 'B1 HTTP Request', 'bench-b1-http', 'Posts'),
+				...(baseline ? [side(baseline.ctx, 'B1 Social Aggregator', 'bench-b1-ours', 'Social Aggregator', `, baseline ${baseline.label}`)] : []),
+			]);
+			ctx.fake.control.setLatency(0);
+			baseline?.ctx.fake.control.setLatency(0);
+			const result = (list: SideRun[], ids = expected) => {
+				const complete = list.filter((run) => run.status === 'success' && sameOrder(run.items, ids)).length;
 				return `${count(median(list.map((run) => run.items.length)))} posts; ${complete}/${list.length} runs complete, in order`;
 			};
 			const speedup = median(http.map((run) => run.ms)) / median(ours.map((run) => run.ms));
@@ -187,6 +233,9 @@ export function feedPostsCase(): BenchCase {
 					target: `${PAGES} requests, ≥2x faster`,
 					met: yes(ourRequests === PAGES && speedup >= 2 && allComplete),
 				},
+				...(baseline
+					? [baselineRow(label, baseline, 'Social Aggregator', { current: ours, base: before }, result(before, expectedBefore), allComplete)]
+					: []),
 				{
 					case: label,
 					side: 'HTTP Request, documented pagination',
@@ -220,24 +269,25 @@ export function dataSearchCase(): BenchCase {
 				{ spec: httpDataSearch('B2 HTTP Request', 'bench-b2-http', refs), webhooks: ['bench-b2-http'] },
 			];
 		},
-		async run(ctx, settings) {
-			const control = ctx.fake.control;
-			control.setLatency(settings.latencyMs);
+		async run(ctx, settings, baseline) {
+			ctx.fake.control.setLatency(settings.latencyMs);
+			baseline?.ctx.fake.control.setLatency(settings.latencyMs);
 			const body = { platforms: Object.keys(B2_PAGES) };
-			const side = (name: string, webhook: string, output: string) => async () => {
-				normalLimits(ctx.fake);
-				const run = await runSide(ctx, name, webhook, output, { body, pathPrefix: '/data/posts' });
-				settings.progress(`B2 ${name}: ${run.ms} ms, ${run.requests} requests, ${run.items.length} posts`);
+			const side = (on: Context, name: string, webhook: string, output: string, tag = '') => async () => {
+				normalLimits(on.fake);
+				const run = await runSide(on, name, webhook, output, { body, pathPrefix: '/data/posts' });
+				settings.progress(`B2 ${name}${tag}: ${run.ms} ms, ${run.requests} requests, ${run.items.length} posts`);
 				return run;
 			};
-			const runs = await alternate(
-				settings.runs,
-				side('B2 Social Aggregator Data', 'bench-b2-ours', 'Social Aggregator Data'),
-				side('B2 HTTP Request', 'bench-b2-http', 'Posts'),
-			);
-			control.setLatency(0);
-			const ours = runs.a;
-			const http = runs.b;
+			const [ours, http, before = []] = await alternateAll(settings.runs, [
+				side(ctx, 'B2 Social Aggregator Data', 'bench-b2-ours', 'Social Aggregator Data'),
+				side(ctx, 'B2 HTTP Request', 'bench-b2-http', 'Posts'),
+				...(baseline
+					? [side(baseline.ctx, 'B2 Social Aggregator Data', 'bench-b2-ours', 'Social Aggregator Data', `, baseline ${baseline.label}`)]
+					: []),
+			]);
+			ctx.fake.control.setLatency(0);
+			baseline?.ctx.fake.control.setLatency(0);
 			const keys = (run: SideRun) => run.items.map((post) => `${String(post.platform)}:${String(post.id)}`).sort().join('\n');
 			const reference = keys(http[0]);
 			const result = (list: SideRun[]) => {
@@ -258,6 +308,18 @@ export function dataSearchCase(): BenchCase {
 					target: `${deepest} requests (deepest), ≥2x fewer`,
 					met: yes(ours.every((run) => run.requests === deepest && keys(run) === reference) && fewer >= 2),
 				},
+				...(baseline
+					? [
+							baselineRow(
+								label,
+								baseline,
+								'Social Aggregator Data',
+								{ current: ours, base: before },
+								result(before),
+								ours.every((run) => run.status === 'success' && keys(run) === reference),
+							),
+						]
+					: []),
 				{
 					case: label,
 					side: 'HTTP Request per platform (6 items)',
@@ -283,7 +345,8 @@ export function rateLimitCase(): BenchCase {
 	const BURST = 60;
 	const WINDOW_MS = 6000; // 60 s scaled by 0.1
 	const FAULT_PAGE = PAGES / 2;
-	let feedId = 0;
+	/** the seeded feed in each fake service (this tree's n8n, the baseline's) */
+	const feeds = new Map<FakeService, number>();
 	const http = [
 		{ name: 'B3 HTTP Request', webhook: 'bench-b3-http', side: 'HTTP Request, documented pagination', extra: {} },
 		{
@@ -302,7 +365,8 @@ export function rateLimitCase(): BenchCase {
 	return {
 		id: 'B3',
 		prepare(fake, refs) {
-			feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B3' }).feedId;
+			const feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B3' }).feedId;
+			feeds.set(fake, feedId);
 			return [
 				{ spec: oursFeedPosts('B3 Social Aggregator', 'bench-b3-ours', feedId), webhooks: ['bench-b3-ours'] },
 				...http.map((variant) => ({
@@ -311,59 +375,90 @@ export function rateLimitCase(): BenchCase {
 				})),
 			];
 		},
-		async run(ctx, settings) {
+		async run(ctx, settings, baseline) {
 			const control = ctx.fake.control;
-			normalLimits(ctx.fake);
-			control.setLatency(0);
-			const expected = await serviceOrder(ctx, feedId, PAGES);
-			control.setLatency(settings.latencyMs);
-			const prefix = `/feeds/${feedId}/posts`;
+			const prefixOf = (on: Context) => `/feeds/${feeds.get(on.fake)!}/posts`;
+			const order = async (on: Context) => {
+				normalLimits(on.fake);
+				on.fake.control.setLatency(0);
+				const ids = await serviceOrder(on, feeds.get(on.fake)!, PAGES);
+				on.fake.control.setLatency(settings.latencyMs);
+				return ids;
+			};
+			const expected = await order(ctx);
+			const expectedBefore = baseline ? await order(baseline.ctx) : [];
 			const rows: Row[] = [];
 
 			// Under the limit: 60 requests a minute, fresh windows for every run. With Retry-After the
 			// minute is scaled to 6 s; without it the node waits the documented minute, so the window is real.
-			const underLimit = async (options: { windowMs: number; retryAfter: boolean; runs: number; target: number }) => {
+			// The baseline's side, when there is one, alternates with this tree's (A B, B A, …).
+			const underLimit = async (options: { windowMs: number; retryAfter: boolean; runs: number; target: number; withBaseline: boolean }) => {
 				const floorMs = (Math.ceil(PAGES / BURST) - 1) * options.windowMs;
 				const label = options.retryAfter ? '' : ' without Retry-After';
-				const limited: Array<SideRun & { limited: number }> = [];
-				for (let index = 0; index < options.runs; index++) {
-					control.rateLimits.clear();
-					control.rateLimits.setWindowScale(options.windowMs / 60_000);
-					control.rateLimits.setRetryAfter(options.retryAfter);
-					control.rateLimits.set(control.keys.owner, { burstPerMinute: BURST, requestsPerHour: null });
-					const run = await runSide(ctx, 'B3 Social Aggregator', 'bench-b3-ours', 'Social Aggregator', { pathPrefix: prefix });
-					const refused = control.requests.list().filter((entry) => entry.path.startsWith(prefix) && entry.status === 429).length;
-					limited.push({ ...run, limited: refused });
-					settings.progress(`B3 Social Aggregator under the limit${label}: ${run.ms} ms (${(run.ms / floorMs).toFixed(3)}x), ${run.requests} requests, ${refused} answered 429`);
-				}
-				control.rateLimits.setRetryAfter(true);
-				normalLimits(ctx.fake);
-				const failures = limited.filter((run) => run.status !== 'success' || !sameOrder(run.items, expected)).length;
+				type Limited = SideRun & { limited: number };
+				const side = (on: Context, tag = '') => async (): Promise<Limited> => {
+					const limits = on.fake.control.rateLimits;
+					limits.clear();
+					limits.setWindowScale(options.windowMs / 60_000);
+					limits.setRetryAfter(options.retryAfter);
+					limits.set(on.fake.control.keys.owner, { burstPerMinute: BURST, requestsPerHour: null });
+					const path = prefixOf(on);
+					const run = await runSide(on, 'B3 Social Aggregator', 'bench-b3-ours', 'Social Aggregator', { pathPrefix: path });
+					const refused = on.fake.control.requests.list().filter((entry) => entry.path.startsWith(path) && entry.status === 429).length;
+					settings.progress(`B3 Social Aggregator${tag} under the limit${label}: ${run.ms} ms (${(run.ms / floorMs).toFixed(3)}x), ${run.requests} requests, ${refused} answered 429`);
+					limits.setRetryAfter(true);
+					normalLimits(on.fake);
+					return { ...run, limited: refused };
+				};
+				const before = options.withBaseline && baseline ? baseline : undefined;
+				const [limited, limitedBefore = []] = await alternateAll(options.runs, [
+					side(ctx),
+					...(before ? [side(before.ctx, `, baseline ${before.label}`)] : []),
+				]);
+				const failed = (list: Limited[], ids: unknown[]) => list.filter((run) => run.status !== 'success' || !sameOrder(run.items, ids)).length;
+				const failures = failed(limited, expected);
 				const limitRatio = median(limited.map((run) => run.ms)) / floorMs;
 				const scaled = options.windowMs === 60_000 ? '' : ` scaled to ${BURST}/${options.windowMs / 1000} s`;
+				const caseLabel = `B3 Return All ${PAGES} pages, limit ${BURST}/min${scaled}${label}`;
+				const requests = (list: Limited[]) => `${requestCell(list.map((run) => run.requests))} (${requestCell(list.map((run) => run.limited))} were 429)`;
+				const result = (list: Limited[], ids: unknown[]) =>
+					`${count(median(list.map((run) => run.items.length)))} posts; ${failed(list, ids)} failed or incomplete of ${list.length}`;
 				rows.push({
-					case: `B3 Return All ${PAGES} pages, limit ${BURST}/min${scaled}${label}`,
+					case: caseLabel,
 					side: 'Social Aggregator',
-					requests: `${requestCell(limited.map((run) => run.requests))} (${requestCell(limited.map((run) => run.limited))} were 429)`,
+					requests: requests(limited),
 					time: timeCell(limited.map((run) => run.ms)),
-					result: `${count(median(limited.map((run) => run.items.length)))} posts; ${failures} failed or incomplete of ${limited.length}`,
+					result: result(limited, expected),
 					ratio: `${ratio(limitRatio)} of ${seconds(floorMs)} floor`,
 					target: `≤${options.target}x, 0 failures`,
 					met: yes(limitRatio <= options.target && failures === 0),
 				});
+				if (before) {
+					const runs = { current: limited, base: limitedBefore };
+					const row = baselineRow(caseLabel, before, 'Social Aggregator', runs, result(limitedBefore, expectedBefore), failures === 0);
+					const ratioBefore = median(limitedBefore.map((run) => run.ms)) / floorMs;
+					rows.push({ ...row, requests: requests(limitedBefore), ratio: `${row.ratio}; ${ratio(ratioBefore)} of floor` });
+				}
 			};
-			await underLimit({ windowMs: WINDOW_MS, retryAfter: true, runs: settings.rateLimitRuns, target: 1.15 });
-			await underLimit({ windowMs: 60_000, retryAfter: false, runs: settings.noRetryAfterRuns, target: 1.2 });
+			await underLimit({ windowMs: WINDOW_MS, retryAfter: true, runs: settings.rateLimitRuns, target: 1.15, withBaseline: true });
+			await underLimit({
+				windowMs: 60_000,
+				retryAfter: false,
+				runs: settings.noRetryAfterRuns,
+				target: 1.2,
+				withBaseline: baseline?.noRetryAfter === true,
+			});
 
 			// One 429 half-way, no limit otherwise: what each side returns, and whether it says so.
 			const label = `B3 one 429 (Retry-After: 1) at page ${FAULT_PAGE} of ${PAGES}`;
-			const oneFault = async (name: string, webhook: string, output: string) => {
-				control.faults.clear();
-				control.injectFault({ kind: 'error', status: 429, method: 'GET', path: '/feeds/:id/posts', query: { page: String(FAULT_PAGE) }, retryAfter: 1 });
-				normalLimits(ctx.fake);
-				const run = await runSide(ctx, name, webhook, output, { pathPrefix: prefix });
-				control.faults.clear();
-				settings.progress(`B3 ${name} with one 429: ${run.status}, ${run.items.length} posts, ${run.requests} requests`);
+			const oneFault = async (name: string, webhook: string, output: string, on: Context = ctx, tag = '') => {
+				const faults = on.fake.control;
+				faults.faults.clear();
+				faults.injectFault({ kind: 'error', status: 429, method: 'GET', path: '/feeds/:id/posts', query: { page: String(FAULT_PAGE) }, retryAfter: 1 });
+				normalLimits(on.fake);
+				const run = await runSide(on, name, webhook, output, { pathPrefix: prefixOf(on) });
+				faults.faults.clear();
+				settings.progress(`B3 ${name}${tag} with one 429: ${run.status}, ${run.items.length} posts, ${run.requests} requests`);
 				return run;
 			};
 			const says = (run: SideRun) =>
@@ -379,6 +474,19 @@ export function rateLimitCase(): BenchCase {
 				target: 'all posts, no error',
 				met: yes(ours.status === 'success' && sameOrder(ours.items, expected)),
 			});
+			if (baseline) {
+				const before = await oneFault('B3 Social Aggregator', 'bench-b3-ours', 'Social Aggregator', baseline.ctx, `, baseline ${baseline.label}`);
+				rows.push({
+					case: label,
+					side: `Social Aggregator, baseline ${baseline.label}`,
+					requests: integer(before.requests),
+					time: seconds(before.ms),
+					result: `${count(before.items.length)} of ${count(POSTS)} posts${sameOrder(before.items, expectedBefore) ? ', in order' : ''}; ${says(before)}`,
+					ratio: `this tree ${ratio(ours.ms / before.ms)} of its time (one run)`,
+					target: '',
+					met: '',
+				});
+			}
 			for (const variant of http) {
 				const run = await oneFault(variant.name, variant.webhook, 'Posts');
 				const lost = POSTS - run.items.length;
@@ -394,6 +502,7 @@ export function rateLimitCase(): BenchCase {
 				});
 			}
 			control.setLatency(0);
+			baseline?.ctx.fake.control.setLatency(0);
 			return rows;
 		},
 	};

@@ -4,8 +4,20 @@
  */
 import * as os from 'node:os';
 
-import { dataSearchCase, deliveriesCase, feedPostsCase, packageRows, rateLimitCase, type BenchCase, type BenchSettings } from './cases';
+import {
+	dataSearchCase,
+	deliveriesCase,
+	feedPostsCase,
+	packageRows,
+	rateLimitCase,
+	type BenchCase,
+	type BenchSettings,
+	type Baseline,
+	type Context,
+} from './cases';
 import { runChecked, runCheckedInQueue } from './checked';
+import { runPeakMemory } from './peakMemory';
+import { packBaseline, type BaselinePackage } from './lib/baseline';
 import { startBench } from './lib/harness';
 import { renderTable, type Row } from './lib/table';
 
@@ -14,7 +26,7 @@ function numberFromEnv(name: string, fallback: number): number {
 	return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-const settings: BenchSettings = {
+const settings: BenchSettings & { memoryRuns: number; memoryPosts: number } = {
 	runs: numberFromEnv('BENCH_RUNS', 5),
 	rateLimitRuns: numberFromEnv('BENCH_RATE_LIMIT_RUNS', 3),
 	noRetryAfterRuns: numberFromEnv('BENCH_NO_RETRY_AFTER_RUNS', 2),
@@ -23,15 +35,26 @@ const settings: BenchSettings = {
 	deliveryConcurrency: numberFromEnv('BENCH_DELIVERY_CONCURRENCY', 8),
 	loadSamples: numberFromEnv('BENCH_LOAD_SAMPLES', 5),
 	latencyMs: numberFromEnv('BENCH_LATENCY_MS', 30),
+	memoryRuns: numberFromEnv('BENCH_MEMORY_RUNS', 3),
+	memoryPosts: numberFromEnv('BENCH_MEMORY_POSTS', 50_000),
 	progress: (message) => process.stderr.write(`[bench] ${message}\n`),
 };
 
-/** B1–B4 to run (BENCH_ONLY=B1,B3); B5 always runs. BENCH_DIAGNOSE=0 skips B4's second n8n. */
+/** B1–B4 and B6 to run (BENCH_ONLY=B1,B3); B5 always runs. BENCH_DIAGNOSE=0 skips B4's second n8n. */
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
 const diagnose = process.env.BENCH_DIAGNOSE !== '0' && (only.length === 0 || only.includes('B4'));
 /** B4 against the hand-built signature check, in one process and in queue mode (BENCH_QUEUE=0 skips the latter). */
 const checked = only.length === 0 || only.includes('B4') || only.includes('B4C');
 const queue = checked && process.env.BENCH_QUEUE !== '0';
+/**
+ * BENCH_BASELINE=<git ref>: B1 to B3 also for the package built from that commit, in a second
+ * n8n, alternating with this tree's runs. BENCH_BASELINE_NO_RETRY_AFTER=1 adds B3's
+ * real-minute case without Retry-After (a minute a run) to the baseline's runs.
+ */
+const baselineRef = (process.env.BENCH_BASELINE ?? '').trim();
+const BASELINE_CASES = ['B1', 'B2', 'B3'];
+/** B6, peak memory: its own n8n, started afresh for every run. */
+const memory = only.length === 0 || only.includes('B6');
 
 const load = () => os.loadavg()[0].toFixed(2);
 
@@ -43,16 +66,37 @@ async function main(): Promise<void> {
 	);
 	const rows: Row[] = [];
 	let versions = '';
+	const compared = baselineRef ? cases.filter((entry) => BASELINE_CASES.includes(entry.id)) : [];
+	let baselinePackage: BaselinePackage | undefined;
+	if (compared.length > 0) {
+		settings.progress(`BENCH_BASELINE=${baselineRef}: building and packing that commit's package`);
+		baselinePackage = await packBaseline(baselineRef, settings.progress);
+	}
 
 	settings.progress('packing the package, starting the fake service and n8n (workflows published before the start)');
 	const ctx = await startBench((fake, refs) => cases.flatMap((entry) => entry.prepare(fake, refs)));
+	let baselineCtx: Context | undefined;
 	try {
 		versions = `n8n ${ctx.n8n.runtime.n8nVersion} on ${ctx.n8n.runtime.nodeBin.includes('node-24') ? 'Node 24' : 'Node'}; ${ctx.pkg.name} ${ctx.pkg.version}`;
 		settings.progress(`n8n ready in ${ctx.startMs.ready} ms, webhooks active after ${ctx.startMs.webhooks ?? '-'} ms`);
+		let baseline: Baseline | undefined;
+		if (baselinePackage) {
+			settings.progress(`baseline ${baselinePackage.label}: a second n8n with that package, its own fake service`);
+			baselineCtx = await startBench((fake, refs) => compared.flatMap((entry) => entry.prepare(fake, refs)), {
+				pkg: baselinePackage,
+				label: 'n8n-bench-baseline',
+			});
+			baseline = { ctx: baselineCtx, label: baselinePackage.label, noRetryAfter: process.env.BENCH_BASELINE_NO_RETRY_AFTER === '1' };
+			versions += `; baseline ${baselinePackage.label} = ${baselinePackage.commit} in a second n8n (dependencies: ${baselinePackage.dependencies})`;
+		}
 		for (const entry of cases) {
 			settings.progress(`${entry.id} (load ${load()})`);
-			rows.push(...(await entry.run(ctx, settings)));
+			rows.push(...(await entry.run(ctx, settings, compared.includes(entry) ? baseline : undefined)));
 			loads.push(`${load()} after ${entry.id}`);
+		}
+		if (baselineCtx) {
+			await baselineCtx.close();
+			baselineCtx = undefined;
 		}
 		if (checked) {
 			settings.progress(`B4 checked: the Trigger against Webhook + Crypto + IF (load ${load()})`);
@@ -61,6 +105,7 @@ async function main(): Promise<void> {
 		}
 		rows.push(...(await packageRows(ctx, settings)));
 	} finally {
+		await baselineCtx?.close();
 		await ctx.close();
 	}
 
@@ -89,11 +134,17 @@ async function main(): Promise<void> {
 		loads.push(`${load()} after B4 queue mode`);
 	}
 
+	if (memory) {
+		settings.progress(`B6: peak memory of a Return All of ${settings.memoryPosts} posts, a fresh n8n per run (load ${load()})`);
+		rows.push(...(await runPeakMemory(settings)));
+		loads.push(`${load()} after B6`);
+	}
+
 	const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 	const header = [
 		`npm run bench: ${versions}; fake service on 127.0.0.1 (${settings.latencyMs} ms added per request in B1–B3)`,
 		`${new Date().toISOString()}, ${os.cpus().length} cores, 1-minute load average ${loads.join(', ')}; ${minutes} min`,
-		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit, ${settings.noRetryAfterRuns} without Retry-After at the real minute), medians with min–max.`,
+		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit, ${settings.noRetryAfterRuns} without Retry-After at the real minute${memory ? `; B6: ${settings.memoryRuns}, a fresh n8n each run` : ''}), medians with min–max.`,
 	];
 	process.stdout.write(`${header.join('\n')}\n\n${renderTable(rows)}\n`);
 }

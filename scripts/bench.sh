@@ -6,10 +6,13 @@
 #
 #   npm run bench
 #   BENCH_ONLY=B1,B3 npm run bench        # some cases (B5 always runs)
+#   BENCH_ONLY=B6 BENCH_DIAGNOSE=0 npm run bench                        # peak memory only
+#   BENCH_BASELINE=c12c045 BENCH_ONLY=B1,B2,B3 BENCH_DIAGNOSE=0 npm run bench   # B1-B3 against that commit's package too
 #
 # Variables: BENCH_RUNS (5), BENCH_RATE_LIMIT_RUNS (3), BENCH_NO_RETRY_AFTER_RUNS (2), BENCH_DELIVERIES (2000),
 # BENCH_DELIVERY_BLOCKS (4), BENCH_DELIVERY_CONCURRENCY (8), BENCH_LOAD_SAMPLES (5),
-# BENCH_LATENCY_MS (30), BENCH_DIAGNOSE=0 (no second n8n for B4's diagnosis), N8N_CACHE_DIR.
+# BENCH_LATENCY_MS (30), BENCH_DIAGNOSE=0 (no second n8n for B4's diagnosis), BENCH_MEMORY_RUNS (3),
+# BENCH_MEMORY_POSTS (50000), BENCH_BASELINE (a git ref), BENCH_BASELINE_NO_RETRY_AFTER=1, N8N_CACHE_DIR.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

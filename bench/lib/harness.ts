@@ -22,6 +22,8 @@ export interface BenchN8n {
 	pkg: PackedPackage;
 	/** ms from `n8n start` until the editor answered, and until every benchmark webhook answered */
 	startMs: { ready: number; webhooks?: number };
+	/** Stops n8n and starts it again (a fresh process, same database): resolves when every benchmark webhook answers. */
+	restart(): Promise<{ ready: number; webhooks?: number }>;
 	close(): Promise<void>;
 }
 
@@ -38,18 +40,19 @@ export interface Published {
  */
 export async function startBench(
 	prepare: (fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }) => Published[],
-	{ env = {} }: { env?: Record<string, string> } = {},
+	{ env = {}, pkg: chosen, label = 'n8n-bench' }: { env?: Record<string, string>; pkg?: PackedPackage; label?: string } = {},
 ): Promise<BenchN8n & { ids: Map<string, string> }> {
 	const backend = await startBackend({ allowHttpWebhooks: true });
 	if (!backend.fake) throw new Error('the benchmark needs test/fake-service');
 	const fake = backend.fake;
 	let n8n: N8n | undefined;
 	try {
-		const pkg = await packPackage();
+		// the package of this tree (scripts/bench.sh packs it), or another build (BENCH_BASELINE)
+		const pkg = chosen ?? (await packPackage());
 		n8n = await N8n.create({
 			package: pkg,
 			logLevel: 'info',
-			label: 'n8n-bench',
+			label,
 			env: {
 				// Every execution of a run is counted and timed from its record: keep them all.
 				EXECUTIONS_DATA_PRUNE: 'false',
@@ -71,10 +74,8 @@ export async function startBench(
 		const ids = new Map<string, string>();
 		published.forEach((p, index) => ids.set(p.spec.name, workflowIds[index]));
 		for (const id of workflowIds) await n8n.publish(id);
-		const { readyMs, webhooksMs } = await n8n.start({
-			webhooks: published.flatMap((p) => p.webhooks),
-			published: workflowIds,
-		});
+		const startOptions = { webhooks: published.flatMap((p) => p.webhooks), published: workflowIds };
+		const { readyMs, webhooksMs } = await n8n.start(startOptions);
 		const started = n8n;
 		return {
 			n8n: started,
@@ -85,6 +86,11 @@ export async function startBench(
 			pkg,
 			ids,
 			startMs: { ready: readyMs, webhooks: webhooksMs },
+			restart: async () => {
+				await started.stop();
+				const again = await started.start(startOptions);
+				return { ready: again.readyMs, webhooks: again.webhooksMs };
+			},
 			close: async () => {
 				await started.dispose();
 				await backend.close();
@@ -126,7 +132,13 @@ export interface TimedRun {
  * Starts a workflow through its Webhook node (responding when the last node has finished)
  * and reads n8n's record of that execution.
  */
-export async function runThroughWebhook(n8n: N8n, workflowId: string, path: string, body: unknown = {}): Promise<TimedRun> {
+export async function runThroughWebhook(
+	n8n: N8n,
+	workflowId: string,
+	path: string,
+	body: unknown = {},
+	{ waitMs = 10_000 }: { waitMs?: number } = {},
+): Promise<TimedRun> {
 	const before = await executionPage(n8n, workflowId, 1);
 	const response = await fetch(n8n.webhookUrl(path), {
 		method: 'POST',
@@ -134,7 +146,7 @@ export async function runThroughWebhook(n8n: N8n, workflowId: string, path: stri
 		body: JSON.stringify(body),
 	});
 	await response.arrayBuffer();
-	for (let attempt = 0; attempt < 200; attempt++) {
+	for (let attempt = 0; attempt < waitMs / 50; attempt++) {
 		const page = await executionPage(n8n, workflowId, 1);
 		const newest = page.results[0];
 		if (page.count > before.count && newest && !['new', 'running', 'waiting'].includes(newest.status) && newest.stoppedAt) {
