@@ -14,9 +14,8 @@ import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '.
 import { errorItem, toNodeError } from '../shared/errors';
 import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
-import { refusalError } from '../shared/refusal';
+import { refusalError, type Checked } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
-import type { RetryPolicy } from '../shared/retry';
 import {
 	DEFAULT_TIMEOUT_MS,
 	getBaseUrl,
@@ -81,10 +80,15 @@ function sender(spec: RouteSpec) {
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
 		const { gate, done } = runGate.call(this);
+		const valid = <T>(checked: Checked<T>): T => {
+			if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+			return checked.value;
+		};
 		try {
 			await getBaseUrl.call(this, itemIndex);
-			const retry = retryPolicyOf.call(this);
-			const limit = spec.list ? listLimit.call(this, itemIndex) : undefined;
+			const retry = valid(retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject));
+			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
+			const limit = returnAll ? undefined : valid(checkLimit(this.getNodeParameter('limit', 50)));
 			for (const step of prepare) await step.call(this, options, itemIndex);
 			finish.call(this, options);
 
@@ -117,11 +121,8 @@ function sender(spec: RouteSpec) {
 	};
 }
 
-/**
- * Requests in flight at once for one run of the node (n8n runs a declarative node's items concurrently),
- * and pages of a list asked at once after page 1. The rate limit counts requests, not connections; a
- * window's end costs at most this many 429s (`RequestGate`).
- */
+// Requests in flight at once for a node run (n8n runs a declarative node's items concurrently), and pages of
+// a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
 export const PAGE_CONCURRENCY = 10;
 
 /** The gates of the node runs sending now, by execution and node; an entry lives while a request of its run does. */
@@ -148,29 +149,11 @@ function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: 
 	};
 }
 
-/** The retry policy chosen under Request Options, checked before any request. */
-function retryPolicyOf(this: IExecutePaginationFunctions): Partial<RetryPolicy> {
-	const checked = retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject);
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, this.getItemIndex());
-	return checked.value;
-}
-
-/** Return All, or the Limit checked before any request: undefined for all. */
-function listLimit(this: IExecutePaginationFunctions, itemIndex: number): number | undefined {
-	if (this.getNodeParameter('returnAll', false) as boolean) return undefined;
-	const checked = checkLimit(this.getNodeParameter('limit', 50));
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-	return checked.value;
-}
-
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The request made ready once: no empty body or query values, no blanks around path segments, and at most a
- * minute's wait for the answer unless Request Options set a timeout.
- */
+/** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
 function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
@@ -193,10 +176,7 @@ class ListStopped extends Error {}
 
 type Send = (qs?: IDataObject, verify?: string) => Promise<SentResponse>;
 
-/**
- * The request (with a page's query) sent by the package's retry and error rules (`sendWithRules`) through the
- * run's gate. After a request fails for good, the pages of its list not yet sent are not sent.
- */
+/** Sends the request (with a page's query) by the package's rules through the run's gate; none after a failure. */
 function sendByRules(
 	this: IExecutePaginationFunctions,
 	options: RequestOptions,
@@ -242,10 +222,7 @@ async function pagedList(send: Send, limit: number | undefined): Promise<IDataOb
 	});
 }
 
-/**
- * The items of an answer that is not a paged list, checked against SPEC.md's shape: a read must bring its
- * record or list; a write may answer without a body, and then its item says it succeeded.
- */
+/** The items of an answer checked against SPEC.md's shape; a write may answer without a body (then: success). */
 function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
 	const empty = answer.body === undefined || answer.body === null || answer.body === '';
 	if (method !== 'GET' && empty) return [{ success: true }];
