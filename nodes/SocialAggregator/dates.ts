@@ -95,15 +95,8 @@ export function toInstant(value: unknown, timeZone: string): Date | null | undef
 /** The `YYYY-MM-DD` a picker's value names: as written when written as a date, else its day in `timeZone`. */
 export function toCalendarDate(value: unknown, timeZone: string): string | null | undefined {
 	if (isDateTimeLike(value) && typeof value.toISODate === 'function') return value.toISODate() ?? null;
-	if (typeof value === 'string') {
-		const written = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim());
-		if (written) {
-			const instant = toInstant(value, timeZone);
-			if (instant === null) return null;
-			return `${written[1]}-${written[2]}-${written[3]}`;
-		}
-	}
 	const instant = toInstant(value, timeZone);
-	if (instant === undefined || instant === null) return instant;
-	return dateIn(timeZone, instant);
+	if (!instant) return instant;
+	const written = typeof value === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(value.trim()) : null;
+	return written ? written[0] : dateIn(timeZone, instant);
 }
