@@ -40,7 +40,7 @@ export type Prepare = (
 	itemIndex: number,
 ) => void | Promise<void>;
 
-export interface RouteSpec {
+interface RouteSpec {
 	method: IHttpRequestMethods;
 	/** The path below the base URL; an expression (`=/feeds/{{$parameter.feedId}}`) where it holds IDs (numbers). */
 	url: string;
