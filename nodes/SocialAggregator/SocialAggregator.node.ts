@@ -14,11 +14,7 @@ import { sourceDescription } from './resources/source';
 import { userDescription } from './resources/user';
 import { webhookDescription } from './resources/webhook';
 
-/**
- * The Integration API as a declarative node: every operation is described by
- * routing in resources/<resource>.ts and sent by routing.ts, which applies the
- * package's retry, paging and error rules.
- */
+/** The Integration API, declarative: routing in resources/<resource>.ts, sent by routing.ts by the package's rules. */
 export class SocialAggregator implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Aggregator',

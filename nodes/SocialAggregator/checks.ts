@@ -2,14 +2,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { checkEmail, toList } from '../shared/input';
+import { locatorValue } from '../shared/loadOptions';
 import { allowHttpOption } from '../shared/webhookUrl';
 import { addDays, dateIn, toCalendarDate, toInstant } from './dates';
-import { parameterText, type Prepare, type RequestOptions } from './routing';
+import type { Prepare, RequestOptions } from './routing';
 
-/*
- * Prepare steps: input checks that name the field and the item, run before any
- * request, and the request changes that routing expressions cannot make well.
- */
+// Prepare steps: input checks that name the field and the item before any request, and the request changes
+// routing expressions cannot make well.
 
 const ID = /^\d+$/;
 
@@ -22,9 +21,9 @@ function fail(
 	throw new NodeOperationError(context.getNode(), `${message} [item ${itemIndex}]`, { itemIndex, description });
 }
 
-function collection(context: IExecuteSingleFunctions, name: string): IDataObject {
-	const value = context.getNodeParameter(name, {}) as unknown;
-	return typeof value === 'object' && value !== null ? (value as IDataObject) : {};
+/** The plain value of a parameter, whether a resource locator or not. */
+export function parameterText(this: IExecuteSingleFunctions, name: string): string {
+	return locatorValue(this.getNodeParameter(name, '', { extractValue: true })).trim();
 }
 
 function bodyOf(request: RequestOptions): IDataObject {
@@ -32,13 +31,10 @@ function bodyOf(request: RequestOptions): IDataObject {
 	return request.body as IDataObject;
 }
 
-function qsOf(request: RequestOptions): IDataObject {
-	if (!request.qs) request.qs = {};
-	return request.qs;
-}
-
-/** A numeric ID in a parameter (plain, or a resource locator's value). */
-export function requireId(parameter: string, label: string): Prepare {
+/** A numeric ID in a parameter (plain, or a resource locator's value); `socialAccountId` is the "Social Account ID". */
+export function requireId(parameter: string): Prepare {
+	const words = parameter.replace(/Id$/, '').replace(/([a-z])([A-Z])/g, '$1 $2');
+	const label = `${words[0].toUpperCase()}${words.slice(1)} ID`;
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
 		const value = parameterText.call(this, parameter);
 		if (value === '') fail(this, itemIndex, `The ${label} is empty`, `Enter the ${label}, a number such as 42.`);
@@ -67,28 +63,21 @@ export function requireOneOf(parameter: string, label: string, values: string[])
 	};
 }
 
-/** An email address. */
 export function requireEmail(parameter: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
 		const value = parameterText.call(this, parameter);
 		if (value === '') fail(this, itemIndex, `The ${label} is empty`);
-		if (!checkEmail(value).ok) {
-			fail(this, itemIndex, `The ${label} "${value}" is not an email address`);
-		}
+		if (!checkEmail(value).ok) fail(this, itemIndex, `The ${label} "${value}" is not an email address`);
 	};
 }
 
-/** Whether the user allowed a plain http:// webhook URL (the option at `allowHttpPath`). */
-function httpAllowed(context: IExecuteSingleFunctions, allowHttpPath: string | undefined): boolean {
-	return allowHttpPath === undefined || context.getNodeParameter(allowHttpPath, false) === true;
-}
-
+/** A web address; https only when `allowHttpPath` names an option that is off. */
 function checkUrl(
 	context: IExecuteSingleFunctions,
 	itemIndex: number,
 	value: string,
 	label: string,
-	allowHttp = true,
+	allowHttpPath: string | undefined,
 ) {
 	let url: URL | undefined;
 	try {
@@ -99,6 +88,7 @@ function checkUrl(
 	if (!url || !['http:', 'https:'].includes(url.protocol)) {
 		fail(context, itemIndex, `The ${label} "${value}" is not a web address`, 'Enter a full address such as https://example.com/hooks/social.');
 	}
+	const allowHttp = allowHttpPath === undefined || context.getNodeParameter(allowHttpPath, false) === true;
 	if (!allowHttp && url.protocol !== 'https:') {
 		fail(
 			context,
@@ -109,29 +99,29 @@ function checkUrl(
 	}
 }
 
-/** A web address; with `allowHttpPath`, an https one unless that option allows plain http. */
 export function requireUrl(parameter: string, label: string, allowHttpPath?: string): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
 		const value = parameterText.call(this, parameter);
 		if (value === '') fail(this, itemIndex, `The ${label} is empty`);
-		checkUrl(this, itemIndex, value, label, httpAllowed(this, allowHttpPath));
+		checkUrl(this, itemIndex, value, label, allowHttpPath);
 	};
 }
 
-/** Checks the fields of an update collection: at least one, and each of them valid. */
+/** The fields of an update collection: at least one, and each of them valid. */
 export function requireUpdateFields(
 	parameter: string,
 	labels: Record<string, string>,
 	allowHttpPath?: string,
 ): Prepare {
 	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
-		const fields = collection(this, parameter);
+		const value = this.getNodeParameter(parameter, {}) as unknown;
+		const fields = typeof value === 'object' && value !== null ? (value as IDataObject) : {};
 		if (Object.keys(fields).length === 0) {
 			fail(this, itemIndex, 'Nothing to update', `Add at least one field under "Update Fields": ${Object.values(labels).join(', ')}.`);
 		}
 		if ('name' in fields && String(fields.name ?? '').trim() === '') fail(this, itemIndex, `The ${labels.name ?? 'Name'} is empty`);
 		if ('url' in fields) {
-			checkUrl(this, itemIndex, String(fields.url ?? '').trim(), labels.url ?? 'URL', httpAllowed(this, allowHttpPath));
+			checkUrl(this, itemIndex, String(fields.url ?? '').trim(), labels.url ?? 'URL', allowHttpPath);
 		}
 	};
 }
@@ -161,8 +151,7 @@ export function sendIdList(parameterPath: string, property: string, label: strin
 /** An optional numeric ID (from an options collection) sent as a number. */
 export function sendOptionalId(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
-		const raw = this.getNodeParameter(parameterPath, '') as unknown;
-		const value = String(raw ?? '').trim();
+		const value = String(this.getNodeParameter(parameterPath, '') ?? '').trim();
 		const body = bodyOf(request);
 		if (value === '') {
 			delete body[property];
@@ -213,61 +202,55 @@ export function sendJsonObject(parameterPath: string, property: string, label: s
 	};
 }
 
-/**
- * Two date-time filters sent as ISO 8601 instants (zone-less picker values read
- * in the workflow's time zone); the second may not come before the first.
- */
-export function sendDateTimeRange(
-	from: { path: string; label: string; property: string },
-	to: { path: string; label: string; property: string },
-): Prepare {
-	return function (this: IExecuteSingleFunctions, request, itemIndex) {
-		const timeZone = this.getTimezone();
-		const read = (field: typeof from) => {
-			const instant = toInstant(this.getNodeParameter(field.path, '') as unknown, timeZone);
-			if (instant === null) {
-				fail(this, itemIndex, `The ${field.label} is not a date`, 'Pick a date, or give an ISO 8601 date-time such as 2025-01-31T18:00:00.');
-			}
-			return instant;
-		};
-		const start = read(from);
-		const end = read(to);
-		if (start && end && end.getTime() < start.getTime()) {
-			fail(this, itemIndex, `The ${to.label} (${end.toISOString()}) is before the ${from.label} (${start.toISOString()})`);
-		}
-		const qs = qsOf(request);
-		if (start) qs[from.property] = start.toISOString();
-		else delete qs[from.property];
-		if (end) qs[to.property] = end.toISOString();
-		else delete qs[to.property];
-	};
+interface DateField {
+	path: string;
+	label: string;
+	property: string;
 }
 
 /**
- * A date range sent as `YYYY-MM-DD` dates, each defaulting when empty: the
- * end to today in the workflow's time zone, the start to `defaultDays` days
- * before the end. The end may not come before the start.
+ * Two date filters read in the workflow's time zone by `read` (a Date, or a `YYYY-MM-DD` date), the second not
+ * before the first; with `defaultDays`, an empty end is today and an empty start that many days before the end.
  */
-export function sendDateRange(
-	from: { path: string; label: string; property: string },
-	to: { path: string; label: string; property: string },
-	defaultDays: number,
+function sendRange(
+	from: DateField,
+	to: DateField,
+	read: (value: unknown, timeZone: string) => Date | string | null | undefined,
+	hint: string,
+	defaultDays?: number,
 ): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const timeZone = this.getTimezone();
-		const today = dateIn(timeZone, new Date());
-		const read = (field: typeof from) => {
-			const date = toCalendarDate(this.getNodeParameter(field.path, '') as unknown, timeZone);
-			if (date === null) {
-				fail(this, itemIndex, `The ${field.label} is not a date`, 'Pick a date, or give one as YYYY-MM-DD.');
-			}
+		const value = (field: DateField) => {
+			const date = read(this.getNodeParameter(field.path, '') as unknown, timeZone);
+			if (date === null) fail(this, itemIndex, `The ${field.label} is not a date`, hint);
 			return date;
 		};
-		const end = read(to) ?? today;
-		const start = read(from) ?? addDays(end, -defaultDays);
-		if (end < start) fail(this, itemIndex, `The ${to.label} (${end}) is before the ${from.label} (${start})`);
-		const qs = qsOf(request);
-		qs[from.property] = start;
-		qs[to.property] = end;
+		const text = (date: Date | string) => (typeof date === 'string' ? date : date.toISOString());
+		let start = value(from);
+		let end = value(to);
+		if (defaultDays !== undefined) {
+			end ??= dateIn(timeZone, new Date());
+			start ??= addDays(text(end), -defaultDays);
+		}
+		if (start && end && end < start) {
+			fail(this, itemIndex, `The ${to.label} (${text(end)}) is before the ${from.label} (${text(start)})`);
+		}
+		request.qs ??= {};
+		for (const [field, date] of [[from, start], [to, end]] as const) {
+			if (date) request.qs[field.property] = text(date);
+			else delete request.qs[field.property];
+		}
 	};
+}
+
+/** Date-time filters sent as ISO 8601 instants; an empty one is left out. */
+export function sendDateTimeRange(from: DateField, to: DateField): Prepare {
+	const hint = 'Pick a date, or give an ISO 8601 date-time such as 2025-01-31T18:00:00.';
+	return sendRange(from, to, toInstant, hint);
+}
+
+/** A date range sent as `YYYY-MM-DD` dates, each defaulting when empty (see `sendRange`). */
+export function sendDateRange(from: DateField, to: DateField, defaultDays: number): Prepare {
+	return sendRange(from, to, toCalendarDate, 'Pick a date, or give one as YYYY-MM-DD.', defaultDays);
 }

@@ -1,10 +1,5 @@
-/*
- * Dates from n8n's date pickers, in the forms the service takes. A picker gives
- * a wall-clock time without a zone (`2025-01-15T00:00:00`), meant in the
- * workflow's time zone; an expression may give an ISO string with a zone, a
- * Luxon DateTime or a Date. No date library: the package has no runtime
- * dependencies, and Intl knows the zones.
- */
+// Date pickers give a zone-less wall-clock time meant in the workflow's time zone; expressions may give an ISO
+// string with a zone, a Luxon DateTime or a Date. Intl knows the zones, so the package needs no date library.
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
@@ -44,11 +39,7 @@ function zoneOffsetMs(timeZone: string, instant: Date): number {
 	return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
-/**
- * The instant a wall-clock time names in a time zone. A time skipped by a
- * clock change is read as the same clock time after the change (02:30 becomes
- * 03:30 summer time); a time that happens twice is its first occurrence.
- */
+/** A wall-clock time's instant in a zone: a skipped 02:30 is 03:30 after the change; a repeated time, its first. */
 function fromWallTime(timeZone: string, wallAsUtcMs: number): Date {
 	const first = zoneOffsetMs(timeZone, new Date(wallAsUtcMs));
 	let guess = wallAsUtcMs - first;
@@ -79,10 +70,7 @@ function validCalendarDate(year: number, month: number, day: number): boolean {
 	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/**
- * The instant a date picker's value names, reading zone-less values in
- * `timeZone`; undefined when the value is empty, `null` when it is no date.
- */
+/** The instant a picker's value names, zone-less values read in `timeZone`; undefined when empty, null when no date. */
 export function toInstant(value: unknown, timeZone: string): Date | null | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
@@ -104,22 +92,11 @@ export function toInstant(value: unknown, timeZone: string): Date | null | undef
 	return Number.isNaN(parsed) ? null : new Date(parsed);
 }
 
-/**
- * The calendar day (`YYYY-MM-DD`) a date picker's value names: the date as
- * written when it is written as one, else the day of the instant in `timeZone`.
- * Undefined when empty, `null` when it is no date.
- */
+/** The `YYYY-MM-DD` a picker's value names: as written when written as a date, else its day in `timeZone`. */
 export function toCalendarDate(value: unknown, timeZone: string): string | null | undefined {
 	if (isDateTimeLike(value) && typeof value.toISODate === 'function') return value.toISODate() ?? null;
-	if (typeof value === 'string') {
-		const written = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim());
-		if (written) {
-			const instant = toInstant(value, timeZone);
-			if (instant === null) return null;
-			return `${written[1]}-${written[2]}-${written[3]}`;
-		}
-	}
 	const instant = toInstant(value, timeZone);
-	if (instant === undefined || instant === null) return instant;
-	return dateIn(timeZone, instant);
+	if (!instant) return instant;
+	const written = typeof value === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(value.trim()) : null;
+	return written ? written[0] : dateIn(timeZone, instant);
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Parameters several resources share: the feed locator, and Return All with Limit. */
+/** Parameters several resources share. */
 
 type Show = Record<string, string[]>;
 
@@ -59,4 +59,17 @@ export function listFields(show: Show): INodeProperties[] {
 			displayOptions: { show: { ...show, returnAll: [false] } },
 		},
 	];
+}
+
+const PLACEHOLDERS: Record<string, string> = { Filters: 'Add Filter', Options: 'Add Option' };
+
+/** A collection of optional fields: Additional Fields, Update Fields, Options or Filters. */
+export function collection(displayName: string, name: string, show: Show, options: INodeProperties[]): INodeProperties {
+	const placeholder = PLACEHOLDERS[displayName] ?? 'Add Field';
+	return { displayName, name, type: 'collection', placeholder, default: {}, displayOptions: { show }, options };
+}
+
+/** A notice in the panel: what the user should know before running the operation. */
+export function notice(name: string, show: Show, text: string): INodeProperties {
+	return { displayName: text, name, type: 'notice', default: '', displayOptions: { show } };
 }

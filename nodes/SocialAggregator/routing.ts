@@ -14,299 +14,91 @@ import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '.
 import { errorItem, toNodeError } from '../shared/errors';
 import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
-import { refusalError } from '../shared/refusal';
+import { refusalError, type Checked } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
-import type { RetryPolicy } from '../shared/retry';
 import {
 	DEFAULT_TIMEOUT_MS,
 	getBaseUrl,
 	RequestGate,
 	sendAuthenticated,
 	sendWithRules,
+	type SendRules,
 	type SentResponse,
 } from '../shared/transport';
+import { parameterText, requireId } from './checks';
 
-/*
- * How the declarative node sends its requests: routing builds the request from
- * the parameters, `sender` checks and sends it by the package's rules, pages
- * lists and makes the items. The whole path is in CONTRIBUTING.md.
- */
+// The path of a declarative request, in this file's order: route() → sender → checks and prepare steps →
+// send by the rules → pages → items. CONTRIBUTING.md walks it.
 
 export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
-/**
- * A step run before an operation's request: checks the input (throwing a
- * `NodeOperationError` that names the field and the item) or adjusts the
- * request routing built.
- */
+/** A step before the request: a check that names the field and the item, or a change routing cannot make. */
 export type Prepare = (
 	this: IExecuteSingleFunctions,
 	request: RequestOptions,
 	itemIndex: number,
 ) => void | Promise<void>;
 
-export interface RouteSpec {
+interface RouteSpec {
 	method: IHttpRequestMethods;
-	/** The path below the base URL; an expression (`=/feeds/{{$parameter.feedId}}`) where it holds IDs. */
+	/** The path below the base URL; an expression (`=/feeds/{{$parameter.feedId}}`) where it holds IDs (numbers). */
 	url: string;
-	/**
-	 * `paged`: a page-numbered list (`returnAll`/`limit` parameters, `page`/`per_page`).
-	 * `whole`: a list the service answers at once; `returnAll`/`limit` apply to it.
-	 */
+	/** A fixed body, merged with what the parameters send. */
+	body?: IDataObject;
+	/** A list with Return All and Limit: `paged` asks page by page (`page`/`per_page`), `whole` comes at once. */
 	list?: 'paged' | 'whole';
-	/** A delete: the answer is `{ deleted: true, id }`, the ID read from this parameter. */
-	deletes?: string;
+	/** A read that answers a list without pages (and without Return All). */
+	answersList?: boolean;
 	/** Checks and request changes, in order, before any request. */
 	prepare?: Prepare[];
 	/** Fields never to output (a secret the user did not ask for). */
 	omit?: string[];
-	/** A read that answers a list without pages (and without Return All). */
-	answersList?: boolean;
-	/**
-	 * For a request that changes something: what to check when it may have
-	 * reached the service without its answer reaching us (a list to look in).
-	 */
+	/** For a write whose answer may be lost after it acted: what the user should check before running again. */
 	verify?: string;
 }
 
-/** The routing of one operation: its request, and the function that sends it by the package's rules. */
+/** The routing of one operation: the request, and the function that sends it by the package's rules. */
 export function route(spec: RouteSpec): INodePropertyRouting {
-	return {
-		request: { method: spec.method, url: spec.url },
-		send: { paginate: true },
-		operations: { pagination: sender(spec) },
-	};
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * The request routing built, made ready once: what the service should not get
- * removed (empty bodies and query values, blanks around path segments), and at
- * most a minute's wait for an answer unless the user set a timeout under the
- * node's Request Options.
- */
-function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
-	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
-	for (const [key, value] of Object.entries(request.qs ?? {})) {
-		if (value === undefined || value === null || value === '') delete request.qs![key];
-	}
-	if (typeof request.url === 'string') {
-		request.url = request.url
-			.split('/')
-			.map((segment) => segment.trim())
-			.join('/');
-	}
-	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
-	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
-	request.headers = { Accept: 'application/json', ...(request.headers ?? {}) };
-	request.json = true;
-}
-
-/**
- * Requests in flight at once for one run of the node, whatever the number of
- * input items (n8n runs the items of a declarative node concurrently). Once
- * page 1 of a list has told how many pages there are, the rest are asked this
- * many at a time.
- *
- * The service's rate limit (by default 60 requests a minute, SPEC.md) counts
- * requests, not connections: concurrency adds no request, it only sends them
- * sooner. What it risks is the requests in flight when a limit window is used
- * up: each gets a 429, one of them waits out the limit (Retry-After, else the
- * window) and nothing else is sent meanwhile (`RequestGate`), so a window's end
- * costs at most this many 429s. Ten: on a 30 ms round trip the 49 pages after
- * page 1 of a 5,000-post Return All take 5 rounds instead of 49.
- */
-export const PAGE_CONCURRENCY = 10;
-
-/** Thrown to a page not yet sent when another page of the same list has failed. */
-class ListStopped extends Error {}
-
-/**
- * The gates of the node runs sending right now, by execution and node: the
- * input items of one run share one. An entry lives while a request of that run
- * is under way.
- */
-const runGates = new Map<string, { gate: RequestGate; users: number }>();
-
-/** The gate of this node run, and the function to call when done with it. */
-function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: () => void } {
-	const executionId = this.getExecutionId();
-	if (!executionId) return { gate: new RequestGate(PAGE_CONCURRENCY), done: () => {} };
-	const key = `${executionId}:${this.getNode().name}`;
-	let entry = runGates.get(key);
-	if (!entry) {
-		entry = { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
-		runGates.set(key, entry);
-	}
-	const shared = entry;
-	shared.users++;
-	return {
-		gate: shared.gate,
-		done: () => {
-			shared.users--;
-			if (shared.users === 0 && runGates.get(key) === shared) runGates.delete(key);
-		},
-	};
-}
-
-/**
- * What the requests of one input item share: the run's gate, the retry policy
- * and the request as errors name it, and whether a page of its list has failed
- * for good.
- */
-interface Sending {
-	gate: RequestGate;
-	retry: Partial<RetryPolicy>;
-	method: IHttpRequestMethods;
-	request: string;
-	failed: boolean;
-}
-
-/**
- * One request with the package's retry and error rules (`sendWithRules`):
- * routing builds the request, the shared rules decide what to do with the
- * answer, through the run's gate. A page of a list is not sent at all when
- * another page of its list has failed for good.
- */
-async function sendByRules(
-	this: IExecutePaginationFunctions,
-	base: RequestData,
-	qs: IDataObject,
-	itemIndex: number,
-	sending: Sending,
-	verify?: string,
-): Promise<SentResponse> {
-	if (sending.failed) throw new ListStopped('Another page of the list failed');
-	const request = { ...base.options, qs: { ...(base.options.qs ?? {}), ...qs } } as IHttpRequestOptions;
-	if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
-	const send = async () => await sendAuthenticated(this, request);
-	const secrets = async () => {
-		try {
-			return [(await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, itemIndex)).apiKey];
-		} catch {
-			// Without the credential there is no key to cut out either.
-			return [];
-		}
-	};
-	let answered = false;
-	try {
-		const answer = await sendWithRules(this.getNode(), send, {
-			method: sending.method,
-			itemIndex,
-			secrets,
-			gate: sending.gate,
-			verify,
-			request: sending.request,
-			retry: sending.retry,
-		});
-		answered = true;
-		return answer;
-	} finally {
-		// A request that failed for good stops the pages of its list not yet sent.
-		if (!answered) sending.failed = true;
-	}
-}
-
-/**
- * The items of an answer that is not a paged list, checked against SPEC.md's
- * shape: a read must bring its record or list; a write may answer without a
- * body (SPEC.md shows none for most), and then its item says it succeeded.
- */
-function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
-	const empty = answer.body === undefined || answer.body === null || answer.body === '';
-	if (method !== 'GET' && empty) return [{ success: true }];
-	const at = { statusCode: answer.statusCode };
-	if (spec.list || spec.answersList) return listAnswer(answer.body, at).data;
-	return [objectAnswer(answer.body, at)];
-}
-
-function numberIfNumeric(value: string): string | number {
-	return /^\d+$/.test(value) && value.length < 16 ? Number(value) : value;
-}
-
-/** The plain value of a parameter, whether a resource locator or not. */
-export function parameterText(this: IExecuteSingleFunctions, name: string): string {
-	const value = this.getNodeParameter(name, '', { extractValue: true }) as unknown;
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'object' && 'value' in (value as IDataObject)) {
-		return String((value as IDataObject).value ?? '').trim();
-	}
-	return String(value).trim();
-}
-
-async function pagedList(
-	this: IExecutePaginationFunctions,
-	requestData: RequestData,
-	itemIndex: number,
-	sending: Sending,
-	limit: number | undefined,
-) {
-	return await collectPages<IDataObject>({
-		returnAll: limit === undefined,
-		limit,
-		key: postKey,
-		concurrency: PAGE_CONCURRENCY,
-		fetchPage: async (page, perPage) => {
-			const answer = await sendByRules.call(this, requestData, { page, per_page: perPage }, itemIndex, sending);
-			const at = { page, statusCode: answer.statusCode };
-			return { ...listAnswer(answer.body, at), statusCode: answer.statusCode };
-		},
-	});
-}
-
-/** Return All, or the Limit checked before any request: undefined for all. */
-function listLimit(this: IExecutePaginationFunctions, itemIndex: number): number | undefined {
-	if (this.getNodeParameter('returnAll', false) as boolean) return undefined;
-	const checked = checkLimit(this.getNodeParameter('limit', 50));
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-	return checked.value;
-}
-
-/** The retry policy chosen under Request Options, checked before any request. */
-function retryPolicyOf(this: IExecutePaginationFunctions): Partial<RetryPolicy> {
-	const checked = retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject);
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, this.getItemIndex());
-	return checked.value;
-}
-
-/** What a delete outputs; a note when a retry found the record already gone. */
-function deleted(this: IExecutePaginationFunctions, spec: RouteSpec, answer: SentResponse): IDataObject {
-	const result: IDataObject = { deleted: true, id: numberIfNumeric(parameterText.call(this, spec.deletes!)) };
-	if (answer.alreadyGone) {
-		result.note =
-			'It was already gone: the connection of the first attempt failed after the service had deleted it, and the repeat found nothing at this ID.';
-	}
-	return result;
+	const request: RequestOptions = { method: spec.method, url: spec.url };
+	if (spec.body) request.body = spec.body;
+	return { request, send: { paginate: true }, operations: { pagination: sender(spec) } };
 }
 
 function sender(spec: RouteSpec) {
+	// Every parameter in a path is an ID, checked as a number before any request; a delete outputs the last one.
+	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
+	const prepare = [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])];
+	const deletes = spec.method === 'DELETE' ? ids.at(-1) : undefined;
 	return async function send(
 		this: IExecutePaginationFunctions,
 		requestData: RequestData,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
-		const method = String(requestData.options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+		const options = requestData.options;
+		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		// The request as errors name it, once routing's URL is finished.
-		const request = () => `${method} ${String(requestData.options.url ?? '')}`;
+		const request = () => `${method} ${String(options.url ?? '')}`;
 		const { gate, done } = runGate.call(this);
+		const valid = <T>(checked: Checked<T>): T => {
+			if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
+			return checked.value;
+		};
 		try {
 			await getBaseUrl.call(this, itemIndex);
-			const retry = retryPolicyOf.call(this);
-			const limit = spec.list ? listLimit.call(this, itemIndex) : undefined;
-			for (const step of spec.prepare ?? []) await step.call(this, requestData.options, itemIndex);
-			finish.call(this, requestData.options);
+			const retry = valid(retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject));
+			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
+			const limit = returnAll ? undefined : valid(checkLimit(this.getNodeParameter('limit', 50)));
+			for (const step of prepare) await step.call(this, options, itemIndex);
+			finish.call(this, options);
 
-			const sending: Sending = { gate, retry, method, request: request(), failed: false };
+			const sendRequest = sendByRules.call(this, options, { method, itemIndex, gate, retry, request: request() });
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
-				results = await pagedList.call(this, requestData, itemIndex, sending, limit);
+				results = await pagedList(sendRequest, limit);
 			} else {
-				const answer = await sendByRules.call(this, requestData, {}, itemIndex, sending, spec.verify);
-				results = spec.deletes ? [deleted.call(this, spec, answer)] : answerItems(spec, method, answer);
+				const answer = await sendRequest({}, spec.verify);
+				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);
 				if (limit !== undefined) results = results.slice(0, limit);
 			}
 
@@ -327,4 +119,128 @@ function sender(spec: RouteSpec) {
 			done();
 		}
 	};
+}
+
+// Requests in flight at once for a node run (n8n runs a declarative node's items concurrently), and pages of
+// a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
+export const PAGE_CONCURRENCY = 10;
+
+/** The gates of the node runs sending now, by execution and node; an entry lives while a request of its run does. */
+const runGates = new Map<string, { gate: RequestGate; users: number }>();
+
+/** The gate the input items of this node run share, and the function to call when done with it. */
+function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: () => void } {
+	const executionId = this.getExecutionId();
+	if (!executionId) return { gate: new RequestGate(PAGE_CONCURRENCY), done: () => {} };
+	const key = `${executionId}:${this.getNode().name}`;
+	let entry = runGates.get(key);
+	if (!entry) {
+		entry = { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
+		runGates.set(key, entry);
+	}
+	const shared = entry;
+	shared.users++;
+	return {
+		gate: shared.gate,
+		done: () => {
+			shared.users--;
+			if (shared.users === 0 && runGates.get(key) === shared) runGates.delete(key);
+		},
+	};
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
+function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
+	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
+	for (const [key, value] of Object.entries(request.qs ?? {})) {
+		if (value === undefined || value === null || value === '') delete request.qs![key];
+	}
+	if (typeof request.url === 'string') {
+		request.url = request.url
+			.split('/')
+			.map((segment) => segment.trim())
+			.join('/');
+	}
+	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
+	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
+	request.headers = { Accept: 'application/json', ...(request.headers ?? {}) };
+	request.json = true;
+}
+
+/** Thrown to a page not yet sent when another page of the same list has failed. */
+class ListStopped extends Error {}
+
+type Send = (qs?: IDataObject, verify?: string) => Promise<SentResponse>;
+
+/** Sends the request (with a page's query) by the package's rules through the run's gate; none after a failure. */
+function sendByRules(
+	this: IExecutePaginationFunctions,
+	options: RequestOptions,
+	rules: SendRules & { itemIndex: number },
+): Send {
+	let failed = false;
+	const secrets = async () => {
+		try {
+			return [(await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, rules.itemIndex)).apiKey];
+		} catch {
+			// Without the credential there is no key to cut out either.
+			return [];
+		}
+	};
+	return async (qs = {}, verify) => {
+		if (failed) throw new ListStopped('Another page of the list failed');
+		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;
+		if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
+		const send = async () => await sendAuthenticated(this, request);
+		let answered = false;
+		try {
+			const answer = await sendWithRules(this.getNode(), send, { ...rules, secrets, verify });
+			answered = true;
+			return answer;
+		} finally {
+			if (!answered) failed = true;
+		}
+	};
+}
+
+/** A page-numbered list: Return All, or pages up to the Limit, several at a time. */
+async function pagedList(send: Send, limit: number | undefined): Promise<IDataObject[]> {
+	return await collectPages<IDataObject>({
+		returnAll: limit === undefined,
+		limit,
+		key: postKey,
+		concurrency: PAGE_CONCURRENCY,
+		fetchPage: async (page, perPage) => {
+			const answer = await send({ page, per_page: perPage });
+			const at = { page, statusCode: answer.statusCode };
+			return { ...listAnswer(answer.body, at), statusCode: answer.statusCode };
+		},
+	});
+}
+
+/** The items of an answer checked against SPEC.md's shape; a write may answer without a body (then: success). */
+function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
+	const empty = answer.body === undefined || answer.body === null || answer.body === '';
+	if (method !== 'GET' && empty) return [{ success: true }];
+	const at = { statusCode: answer.statusCode };
+	if (spec.list || spec.answersList) return listAnswer(answer.body, at).data;
+	return [objectAnswer(answer.body, at)];
+}
+
+function numberIfNumeric(value: string): string | number {
+	return /^\d+$/.test(value) && value.length < 16 ? Number(value) : value;
+}
+
+/** What a delete outputs; a note when a retry found the record already gone. */
+function deleted(this: IExecutePaginationFunctions, parameter: string, answer: SentResponse): IDataObject {
+	const result: IDataObject = { deleted: true, id: numberIfNumeric(parameterText.call(this, parameter)) };
+	if (answer.alreadyGone) {
+		result.note =
+			'It was already gone: the connection of the first attempt failed after the service had deleted it, and the repeat found nothing at this ID.';
+	}
+	return result;
 }

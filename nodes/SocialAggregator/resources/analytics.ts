@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireId, sendDateRange } from '../checks';
+import { sendDateRange } from '../checks';
 import { feedLocator } from '../fields';
 import { route } from '../routing';
 
@@ -27,7 +27,6 @@ export const analyticsDescription: INodeProperties[] = [
 					method: 'GET',
 					url: '=/feeds/{{$parameter.feedId}}/analytics',
 					prepare: [
-						requireId('feedId', 'Feed ID'),
 						sendDateRange(
 							{ path: 'startDate', label: 'Start Date', property: 'start' },
 							{ path: 'endDate', label: 'End Date', property: 'end' },

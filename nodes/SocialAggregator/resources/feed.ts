@@ -1,12 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { requireId, requireText, requireUpdateFields } from '../checks';
-import { feedLocator, listFields } from '../fields';
+import { requireText, requireUpdateFields } from '../checks';
+import { collection, feedLocator, listFields } from '../fields';
 import { route } from '../routing';
 
 const show = { resource: ['feed'] };
 const feedUrl = '=/feeds/{{$parameter.feedId}}';
-const feedId = requireId('feedId', 'Feed ID');
 
 /** How often the feed collects new posts; 0 stands for the plan's default and is sent as null. */
 const syncIntervals: INodePropertyOptions[] = [
@@ -55,21 +54,21 @@ export const feedDescription: INodeProperties[] = [
 				value: 'delete',
 				description: 'Delete a feed with its sources and posts',
 				action: 'Delete a feed',
-				routing: route({ method: 'DELETE', url: feedUrl, deletes: 'feedId', prepare: [feedId] }),
+				routing: route({ method: 'DELETE', url: feedUrl }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get a feed',
 				action: 'Get a feed',
-				routing: route({ method: 'GET', url: feedUrl, prepare: [feedId] }),
+				routing: route({ method: 'GET', url: feedUrl }),
 			},
 			{
 				name: 'Get Embed Code',
 				value: 'getEmbedCode',
 				description: 'Get the snippets that show a feed on a website: script, iframe and WordPress',
 				action: 'Get the embed code of a feed',
-				routing: route({ method: 'GET', url: `${feedUrl}/embed`, prepare: [feedId] }),
+				routing: route({ method: 'GET', url: `${feedUrl}/embed` }),
 			},
 			{
 				name: 'Get Many',
@@ -86,7 +85,7 @@ export const feedDescription: INodeProperties[] = [
 				routing: route({
 					method: 'PATCH',
 					url: feedUrl,
-					prepare: [feedId, requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval' })],
+					prepare: [requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval' })],
 					verify: 'the feed (Feed › Get)',
 				}),
 			},
@@ -108,56 +107,32 @@ export const feedDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, operation: ['create'] } },
 		routing: { send: { type: 'body', property: 'name' } },
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['create'] } },
-		options: [syncInterval],
-	},
+	collection('Additional Fields', 'additionalFields', { ...show, operation: ['create'] }, [syncInterval]),
 
 	// Get Many
 	...listFields({ ...show, operation: ['getAll'] }),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['getAll'] } },
-		options: [
-			{
-				displayName: 'Include Sources',
-				name: 'includeSources',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to include the sources of each feed',
-				routing: { send: { type: 'query', property: 'include', value: '={{ $value ? "sources" : "" }}' } },
-			},
-		],
-	},
+	collection('Options', 'options', { ...show, operation: ['getAll'] }, [
+		{
+			displayName: 'Include Sources',
+			name: 'includeSources',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to include the sources of each feed',
+			routing: { send: { type: 'query', property: 'include', value: '={{ $value ? "sources" : "" }}' } },
+		},
+	]),
 
 	// Update
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['update'] } },
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Brand mentions',
-				description: 'The new name of the feed',
-				routing: { send: { type: 'body', property: 'name' } },
-			},
-			syncInterval,
-		],
-	},
+	collection('Update Fields', 'updateFields', { ...show, operation: ['update'] }, [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Brand mentions',
+			description: 'The new name of the feed',
+			routing: { send: { type: 'body', property: 'name' } },
+		},
+		syncInterval,
+	]),
 ];

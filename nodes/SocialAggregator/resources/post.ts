@@ -1,16 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireId, requireText, sendDateTimeRange } from '../checks';
-import { feedLocator, listFields } from '../fields';
-import { route, type RouteSpec } from '../routing';
+import { requireText, sendDateTimeRange } from '../checks';
+import { collection, feedLocator, listFields } from '../fields';
+import { route } from '../routing';
 
 const show = { resource: ['post'] };
 const postsUrl = '=/feeds/{{$parameter.feedId}}/posts';
 const postUrl = `${postsUrl}/{{$parameter.postId}}`;
-const onePost = [requireId('feedId', 'Feed ID'), requireId('postId', 'Post ID')];
 
-function postAction(action: 'approve' | 'pin' | 'reject' | 'unpin'): RouteSpec {
-	return { method: 'POST', url: `${postUrl}/${action}`, prepare: onePost, verify: 'the post (Post › Get)' };
+function postAction(action: 'approve' | 'pin' | 'reject' | 'unpin') {
+	return route({ method: 'POST', url: `${postUrl}/${action}`, verify: 'the post (Post › Get)' });
 }
 
 export const postDescription: INodeProperties[] = [
@@ -26,21 +25,21 @@ export const postDescription: INodeProperties[] = [
 				value: 'approve',
 				description: 'Make a moderated, rejected or deleted post public again',
 				action: 'Approve a post',
-				routing: route(postAction('approve')),
+				routing: postAction('approve'),
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				description: 'Hide a post from the feed. The delete is soft: Approve brings the post back.',
 				action: 'Delete a post',
-				routing: route({ method: 'DELETE', url: postUrl, deletes: 'postId', prepare: onePost }),
+				routing: route({ method: 'DELETE', url: postUrl }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get a post of a feed',
 				action: 'Get a post',
-				routing: route({ method: 'GET', url: postUrl, prepare: onePost }),
+				routing: route({ method: 'GET', url: postUrl }),
 			},
 			{
 				name: 'Get Many',
@@ -52,7 +51,6 @@ export const postDescription: INodeProperties[] = [
 					url: postsUrl,
 					list: 'paged',
 					prepare: [
-						requireId('feedId', 'Feed ID'),
 						sendDateTimeRange(
 							{ path: 'filters.after', label: 'After date', property: 'starting_at' },
 							{ path: 'filters.before', label: 'Before date', property: 'ending_at' },
@@ -65,14 +63,14 @@ export const postDescription: INodeProperties[] = [
 				value: 'pin',
 				description: 'Pin a post to the top of the feed',
 				action: 'Pin a post',
-				routing: route(postAction('pin')),
+				routing: postAction('pin'),
 			},
 			{
 				name: 'Reject',
 				value: 'reject',
 				description: 'Reject a post so that the feed no longer shows it',
 				action: 'Reject a post',
-				routing: route(postAction('reject')),
+				routing: postAction('reject'),
 			},
 			{
 				name: 'Search Across Feeds',
@@ -86,7 +84,7 @@ export const postDescription: INodeProperties[] = [
 				value: 'unpin',
 				description: 'Unpin a pinned post',
 				action: 'Unpin a post',
-				routing: route(postAction('unpin')),
+				routing: postAction('unpin'),
 			},
 		],
 		default: 'getAll',
@@ -121,66 +119,58 @@ export const postDescription: INodeProperties[] = [
 	...listFields({ ...show, operation: ['getAll', 'search'] }),
 
 	// Get Many
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['getAll'] } },
-		options: [
-			{
-				displayName: 'After',
-				name: 'after',
-				type: 'dateTime',
-				default: '',
-				description: 'Only posts published after this time (in the workflow time zone)',
-			},
-			{
-				displayName: 'Before',
-				name: 'before',
-				type: 'dateTime',
-				default: '',
-				description: 'Only posts published before this time (in the workflow time zone)',
-			},
-			{
-				displayName: 'Search Text',
-				name: 'search',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. launch',
-				description: 'Only posts whose message, poster name or description contains this text',
-				routing: { send: { type: 'query', property: 'search' } },
-			},
-			{
-				displayName: 'Source Names or IDs',
-				name: 'sources',
-				type: 'multiOptions',
-				default: [],
-				description:
-					'Only posts from these sources of the feed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				typeOptions: { loadOptionsMethod: 'getFeedSources', loadOptionsDependsOn: ['feedId.value'] },
-				routing: {
-					send: {
-						type: 'query',
-						property: 'filter',
-						value: '={{ [].concat($value).map(s => String(s).trim()).filter(s => s).join(",") }}',
-					},
+	collection('Filters', 'filters', { ...show, operation: ['getAll'] }, [
+		{
+			displayName: 'After',
+			name: 'after',
+			type: 'dateTime',
+			default: '',
+			description: 'Only posts published after this time (in the workflow time zone)',
+		},
+		{
+			displayName: 'Before',
+			name: 'before',
+			type: 'dateTime',
+			default: '',
+			description: 'Only posts published before this time (in the workflow time zone)',
+		},
+		{
+			displayName: 'Search Text',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. launch',
+			description: 'Only posts whose message, poster name or description contains this text',
+			routing: { send: { type: 'query', property: 'search' } },
+		},
+		{
+			displayName: 'Source Names or IDs',
+			name: 'sources',
+			type: 'multiOptions',
+			default: [],
+			description:
+				'Only posts from these sources of the feed. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			typeOptions: { loadOptionsMethod: 'getFeedSources', loadOptionsDependsOn: ['feedId.value'] },
+			routing: {
+				send: {
+					type: 'query',
+					property: 'filter',
+					value: '={{ [].concat($value).map(s => String(s).trim()).filter(s => s).join(",") }}',
 				},
 			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'public',
-				description: 'Only posts in this moderation state',
-				options: [
-					{ name: 'Moderated', value: 'moderated', description: 'Held back for review' },
-					{ name: 'Public', value: 'public', description: 'Shown in the feed' },
-					{ name: 'Rejected', value: 'rejected', description: 'Refused by a moderator or the AI moderation' },
-				],
-				routing: { send: { type: 'query', property: 'status' } },
-			},
-		],
-	},
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'public',
+			description: 'Only posts in this moderation state',
+			options: [
+				{ name: 'Moderated', value: 'moderated', description: 'Held back for review' },
+				{ name: 'Public', value: 'public', description: 'Shown in the feed' },
+				{ name: 'Rejected', value: 'rejected', description: 'Refused by a moderator or the AI moderation' },
+			],
+			routing: { send: { type: 'query', property: 'status' } },
+		},
+	]),
 ];

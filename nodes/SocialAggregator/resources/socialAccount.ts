@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireId, requireText } from '../checks';
+import { requireText } from '../checks';
 import { listFields } from '../fields';
 import { route } from '../routing';
 
@@ -32,12 +32,7 @@ export const socialAccountDescription: INodeProperties[] = [
 				value: 'disconnect',
 				description: 'Disconnect a social account; sources that need it stop collecting',
 				action: 'Disconnect a social account',
-				routing: route({
-					method: 'DELETE',
-					url: '=/social_accounts/{{$parameter.socialAccountId}}',
-					deletes: 'socialAccountId',
-					prepare: [requireId('socialAccountId', 'Social Account ID')],
-				}),
+				routing: route({ method: 'DELETE', url: '=/social_accounts/{{$parameter.socialAccountId}}' }),
 			},
 			{
 				name: 'Get Connection Status',

@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireId, requireText, sendJsonObject } from '../checks';
-import { feedLocator, listFields } from '../fields';
+import { requireText, sendJsonObject } from '../checks';
+import { collection, feedLocator, listFields } from '../fields';
 import { route } from '../routing';
 
 const show = { resource: ['source'] };
 const sourcesUrl = '=/feeds/{{$parameter.feedId}}/sources';
-const feedId = requireId('feedId', 'Feed ID');
 
 export const sourceDescription: INodeProperties[] = [
 	{
@@ -26,7 +25,6 @@ export const sourceDescription: INodeProperties[] = [
 					method: 'POST',
 					url: sourcesUrl,
 					prepare: [
-						feedId,
 						requireText('platform', 'Platform'),
 						requireText('termType', 'Term Type'),
 						requireText('term', 'Term'),
@@ -40,19 +38,14 @@ export const sourceDescription: INodeProperties[] = [
 				value: 'delete',
 				description: 'Remove a source from a feed',
 				action: 'Delete a source',
-				routing: route({
-					method: 'DELETE',
-					url: `${sourcesUrl}/{{$parameter.sourceId}}`,
-					deletes: 'sourceId',
-					prepare: [feedId, requireId('sourceId', 'Source ID')],
-				}),
+				routing: route({ method: 'DELETE', url: `${sourcesUrl}/{{$parameter.sourceId}}` }),
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'Get the sources of a feed',
 				action: 'Get many sources',
-				routing: route({ method: 'GET', url: sourcesUrl, list: 'paged', prepare: [feedId] }),
+				routing: route({ method: 'GET', url: sourcesUrl, list: 'paged' }),
 			},
 		],
 		default: 'getAll',
@@ -97,32 +90,24 @@ export const sourceDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, operation: ['create'] } },
 		routing: { send: { type: 'body', property: 'term' } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['create'] } },
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. NASA on Instagram',
-				description: 'A name for the source; the service names it after the term otherwise',
-				routing: { send: { type: 'body', property: 'name' } },
-			},
-			{
-				displayName: 'Source Options',
-				name: 'sourceOptions',
-				type: 'json',
-				default: '{}',
-				description: 'Platform-specific settings of the source, as a JSON object',
-			},
-		],
-	},
+	collection('Options', 'options', { ...show, operation: ['create'] }, [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. NASA on Instagram',
+			description: 'A name for the source; the service names it after the term otherwise',
+			routing: { send: { type: 'body', property: 'name' } },
+		},
+		{
+			displayName: 'Source Options',
+			name: 'sourceOptions',
+			type: 'json',
+			default: '{}',
+			description: 'Platform-specific settings of the source, as a JSON object',
+		},
+	]),
 
 	// Delete
 	{

@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireEmail, requireId, requireOneOf, sendIdList, sendOptionalId } from '../checks';
-import { feedLocator } from '../fields';
+import { requireEmail, requireOneOf, sendIdList, sendOptionalId } from '../checks';
+import { collection, feedLocator, notice } from '../fields';
 import { route } from '../routing';
 
 const show = { resource: ['user'] };
-const userId = requireId('userId', 'User ID');
 
 export const userDescription: INodeProperties[] = [
 	{
@@ -20,11 +19,7 @@ export const userDescription: INodeProperties[] = [
 				value: 'assignFeed',
 				description: 'Give a collaborator access to a feed',
 				action: 'Assign a feed to a user',
-				routing: route({
-					method: 'PUT',
-					url: '=/users/{{$parameter.userId}}/feeds/{{$parameter.feedId}}',
-					prepare: [userId, requireId('feedId', 'Feed ID')],
-				}),
+				routing: route({ method: 'PUT', url: '=/users/{{$parameter.userId}}/feeds/{{$parameter.feedId}}' }),
 			},
 			{
 				name: 'Create Sign-In Token',
@@ -35,7 +30,7 @@ export const userDescription: INodeProperties[] = [
 				routing: route({
 					method: 'POST',
 					url: '=/users/{{$parameter.userId}}/sign_in_token',
-					prepare: [userId, sendOptionalId('options.feedId', 'feed_id', 'Feed ID')],
+					prepare: [sendOptionalId('options.feedId', 'feed_id', 'Feed ID')],
 					verify: 'nothing: asking again gives the same token while it is unused',
 				}),
 			},
@@ -44,7 +39,7 @@ export const userDescription: INodeProperties[] = [
 				value: 'delete',
 				description: 'Remove a user from the account',
 				action: 'Delete a user',
-				routing: route({ method: 'DELETE', url: '=/users/{{$parameter.userId}}', deletes: 'userId', prepare: [userId] }),
+				routing: route({ method: 'DELETE', url: '=/users/{{$parameter.userId}}' }),
 			},
 			{
 				name: 'Invite',
@@ -118,14 +113,11 @@ export const userDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, operation: ['invite'] } },
 		routing: { send: { type: 'body', property: 'skip_invitation_email' } },
 	},
-	{
-		displayName:
-			'Inviting users needs the Enterprise or Team plan; on other plans the error holds a link to upgrade. A manager can only be invited to an account on the free plan without feeds.',
-		name: 'inviteNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { ...show, operation: ['invite'] } },
-	},
+	notice(
+		'inviteNotice',
+		{ ...show, operation: ['invite'] },
+		'Inviting users needs the Enterprise or Team plan; on other plans the error holds a link to upgrade. A manager can only be invited to an account on the free plan without feeds.',
+	),
 
 	// Delete, Create Sign-In Token, Assign Feed
 	{
@@ -141,31 +133,20 @@ export const userDescription: INodeProperties[] = [
 	feedLocator({ ...show, operation: ['assignFeed'] }, 'The feed the collaborator gets access to'),
 
 	// Create Sign-In Token
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['createSignInToken'] } },
-		options: [
-			{
-				displayName: 'Feed Name or ID',
-				name: 'feedId',
-				type: 'options',
-				default: '',
-				description:
-					'Open this feed’s editor after signing in; the collaborator must be assigned to it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				typeOptions: { loadOptionsMethod: 'getFeeds' },
-			},
-		],
-	},
-	{
-		displayName:
-			'The output holds the sign-in token and URL: whoever opens the URL is signed in as this user. Hand it only to them, and keep it out of logs and shared channels.',
-		name: 'signInTokenNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { ...show, operation: ['createSignInToken'] } },
-	},
+	collection('Options', 'options', { ...show, operation: ['createSignInToken'] }, [
+		{
+			displayName: 'Feed Name or ID',
+			name: 'feedId',
+			type: 'options',
+			default: '',
+			description:
+				'Open this feed’s editor after signing in; the collaborator must be assigned to it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			typeOptions: { loadOptionsMethod: 'getFeeds' },
+		},
+	]),
+	notice(
+		'signInTokenNotice',
+		{ ...show, operation: ['createSignInToken'] },
+		'The output holds the sign-in token and URL: whoever opens the URL is signed in as this user. Hand it only to them, and keep it out of logs and shared channels.',
+	),
 ];

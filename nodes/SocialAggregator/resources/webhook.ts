@@ -1,19 +1,43 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireChanges, requireId, requireUpdateFields, requireUrl, sendEvents } from '../checks';
+import { requireChanges, requireUpdateFields, requireUrl, sendEvents } from '../checks';
 import { allowHttpOption } from '../../shared/webhookUrl';
-import { listFields } from '../fields';
+import { collection, listFields, notice } from '../fields';
 import { route } from '../routing';
 
 const show = { resource: ['webhook'] };
 const webhookUrl = '=/webhooks/{{$parameter.webhookId}}';
-const webhookId = requireId('webhookId', 'Webhook ID');
 
 /** The signing secret comes once, with the subscription's creation; nothing else outputs it. */
 const noSecret = ['secret'];
 
-const otherEventsDescription =
-	'Further event names, comma-separated, for events the list does not show yet (e.g. social_account.expired)';
+const events: INodeProperties = {
+	displayName: 'Event Names or IDs',
+	name: 'events',
+	type: 'multiOptions',
+	default: [],
+	description:
+		'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+};
+
+const otherEvents: INodeProperties = {
+	displayName: 'Other Events',
+	name: 'otherEvents',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. social_account.expired',
+	description: 'Further event names, comma-separated, for events the list does not show yet (e.g. social_account.expired)',
+};
+
+const url: INodeProperties = {
+	displayName: 'URL',
+	name: 'url',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://example.com/hooks/social',
+	routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
+};
 
 export const webhookDescription: INodeProperties[] = [
 	{
@@ -44,14 +68,14 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'delete',
 				description: 'Delete a webhook subscription',
 				action: 'Delete a webhook',
-				routing: route({ method: 'DELETE', url: webhookUrl, deletes: 'webhookId', prepare: [webhookId] }),
+				routing: route({ method: 'DELETE', url: webhookUrl }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get a webhook subscription with its status and failure count',
 				action: 'Get a webhook',
-				routing: route({ method: 'GET', url: webhookUrl, prepare: [webhookId], omit: noSecret }),
+				routing: route({ method: 'GET', url: webhookUrl, omit: noSecret }),
 			},
 			{
 				name: 'Get Many',
@@ -66,22 +90,20 @@ export const webhookDescription: INodeProperties[] = [
 				description:
 					'Set a paused or disabled subscription (for example after 10 failed deliveries) active again, with its failure count reset',
 				action: 'Re enable a webhook',
-				routing: (() => {
-					const routing = route({ method: 'PATCH', url: webhookUrl, omit: noSecret, prepare: [webhookId], verify: 'the webhook (Webhook › Get)' });
-					return { ...routing, request: { ...routing.request, body: { status: 'active' } } };
-				})(),
+				routing: route({
+					method: 'PATCH',
+					url: webhookUrl,
+					body: { status: 'active' },
+					omit: noSecret,
+					verify: 'the webhook (Webhook › Get)',
+				}),
 			},
 			{
 				name: 'Send Test',
 				value: 'sendTest',
 				description: 'Send a signed test delivery to the webhook’s URL',
 				action: 'Send a test delivery to a webhook',
-				routing: route({
-					method: 'POST',
-					url: `${webhookUrl}/test`,
-					prepare: [webhookId],
-					verify: 'whether the test delivery arrived',
-				}),
+				routing: route({ method: 'POST', url: `${webhookUrl}/test`, verify: 'whether the test delivery arrived' }),
 			},
 			{
 				name: 'Update',
@@ -93,7 +115,6 @@ export const webhookDescription: INodeProperties[] = [
 					url: webhookUrl,
 					omit: noSecret,
 					prepare: [
-						webhookId,
 						requireUpdateFields(
 							'updateFields',
 							{ url: 'URL', events: 'Events', otherEvents: 'Other Events', status: 'Status' },
@@ -122,136 +143,57 @@ export const webhookDescription: INodeProperties[] = [
 
 	// Create
 	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
+		...url,
 		required: true,
-		default: '',
-		placeholder: 'e.g. https://example.com/hooks/social',
 		description: 'Where the service sends the deliveries; it must be an HTTPS address (see Options for local testing)',
 		displayOptions: { show: { ...show, operation: ['create'] } },
-		routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
 	},
 	{
-		displayName: 'Event Names or IDs',
-		name: 'events',
-		type: 'multiOptions',
-		default: [],
-		description:
-			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		...events,
 		hint: 'Events the list does not show yet can be added under Options → Other Events',
-		typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
 		displayOptions: { show: { ...show, operation: ['create'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['create'] } },
-		options: [
-			{
-				displayName: 'Other Events',
-				name: 'otherEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. social_account.expired',
-				description: otherEventsDescription,
-			},
-			allowHttpOption,
-		],
-	},
-	{
-		displayName:
-			'The output holds the signing secret that proves deliveries come from the service. It is shown only once: store it where the receiver can check signatures (the Social Aggregator Trigger does this itself).',
-		name: 'secretNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { ...show, operation: ['create'] } },
-	},
+	collection('Options', 'options', { ...show, operation: ['create'] }, [otherEvents, allowHttpOption]),
+	notice(
+		'secretNotice',
+		{ ...show, operation: ['create'] },
+		'The output holds the signing secret that proves deliveries come from the service. It is shown only once: store it where the receiver can check signatures (the Social Aggregator Trigger does this itself).',
+	),
 
 	// Send Test
-	{
-		displayName: 'Options',
-		name: 'testOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['sendTest'] } },
-		options: [
-			{
-				displayName: 'Event Name or ID',
-				name: 'event',
-				type: 'options',
-				default: '',
-				description:
-					'The event the test delivery stands for; the first subscribed event otherwise. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
-				routing: { send: { type: 'body', property: 'event', value: '={{ $value || undefined }}' } },
-			},
-		],
-	},
+	collection('Options', 'testOptions', { ...show, operation: ['sendTest'] }, [
+		{
+			displayName: 'Event Name or ID',
+			name: 'event',
+			type: 'options',
+			default: '',
+			description:
+				'The event the test delivery stands for; the first subscribed event otherwise. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+			routing: { send: { type: 'body', property: 'event', value: '={{ $value || undefined }}' } },
+		},
+	]),
 
 	// Get Many
 	...listFields({ ...show, operation: ['getAll'] }),
 
 	// Update
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['update'] } },
-		options: [
-			{
-				displayName: 'Event Names or IDs',
-				name: 'events',
-				type: 'multiOptions',
-				default: [],
-				description:
-					'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-				typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
-			},
-			{
-				displayName: 'Other Events',
-				name: 'otherEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. social_account.expired',
-				description: otherEventsDescription,
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'active',
-				description: 'Whether the service delivers to the webhook',
-				options: [
-					{ name: 'Active', value: 'active', description: 'Deliveries are sent' },
-					{ name: 'Paused', value: 'paused', description: 'Deliveries are held back' },
-				],
-				routing: { send: { type: 'body', property: 'status' } },
-			},
-			{
-				displayName: 'URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://example.com/hooks/social',
-				description: 'The new address for the deliveries',
-				routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { ...show, operation: ['update'] } },
-		options: [allowHttpOption],
-	},
+	collection('Update Fields', 'updateFields', { ...show, operation: ['update'] }, [
+		events,
+		otherEvents,
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'active',
+			description: 'Whether the service delivers to the webhook',
+			options: [
+				{ name: 'Active', value: 'active', description: 'Deliveries are sent' },
+				{ name: 'Paused', value: 'paused', description: 'Deliveries are held back' },
+			],
+			routing: { send: { type: 'body', property: 'status' } },
+		},
+		{ ...url, description: 'The new address for the deliveries' },
+	]),
+	collection('Options', 'options', { ...show, operation: ['update'] }, [allowHttpOption]),
 ];
