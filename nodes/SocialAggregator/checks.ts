@@ -1,8 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { checkEmail, toList } from '../shared/input';
-import { locatorValue } from '../shared/loadOptions';
+import { checkEmail, locatorValue, toList } from '../shared/input';
 import { allowHttpOption } from '../shared/webhookUrl';
 import { addDays, dateIn, toCalendarDate, toInstant } from './dates';
 import type { Prepare, RequestOptions } from './routing';

@@ -33,3 +33,11 @@ export function checkEmail(value: unknown): Checked<string> {
 	}
 	return { ok: true, value: email };
 }
+
+/** A parameter's value whether it is plain or a resource locator. */
+export function locatorValue(value: unknown): string {
+	if (value && typeof value === 'object' && 'value' in value) {
+		return String((value as { value: unknown }).value ?? '');
+	}
+	return value === undefined || value === null ? '' : String(value);
+}

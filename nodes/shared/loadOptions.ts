@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, MAX_PER_PAGE, PLATFORM_DISPLAY_NAMES } from './constants';
+import { locatorValue } from './input';
 import { collectPages } from './pagination';
 import { apiRequest } from './transport';
 
@@ -11,13 +12,6 @@ function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 	return a.name.localeCompare(b.name);
 }
 
-/** A parameter's value whether it is plain or a resource locator. */
-function locatorValue(value: unknown): string {
-	if (value && typeof value === 'object' && 'value' in value) {
-		return String((value as { value: unknown }).value ?? '');
-	}
-	return value === undefined || value === null ? '' : String(value);
-}
 
 
 /** The answer of one dropdown request: any JSON, since a shape SPEC.md does not show may differ. */

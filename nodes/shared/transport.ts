@@ -175,7 +175,7 @@ export class RequestGate {
 	}
 }
 
-interface SendRules {
+export interface SendRules {
 	method: IHttpRequestMethods;
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
