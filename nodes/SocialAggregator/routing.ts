@@ -14,7 +14,7 @@ import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '.
 import { errorItem, toNodeError } from '../shared/errors';
 import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
-import { refusalError, type Checked } from '../shared/refusal';
+import { valid } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -80,15 +80,12 @@ function sender(spec: RouteSpec) {
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
 		const { gate, done } = runGate.call(this);
-		const valid = <T>(checked: Checked<T>): T => {
-			if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-			return checked.value;
-		};
 		try {
 			await getBaseUrl.call(this, itemIndex);
-			const retry = valid(retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject));
+			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
+			const retry = valid(this.getNode(), retryPolicyFrom(requestOptions), itemIndex);
 			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
-			const limit = returnAll ? undefined : valid(checkLimit(this.getNodeParameter('limit', 50)));
+			const limit = returnAll ? undefined : valid(this.getNode(), checkLimit(this.getNodeParameter('limit', 50)), itemIndex);
 			for (const step of prepare) await step.call(this, options, itemIndex);
 			finish.call(this, options);
 

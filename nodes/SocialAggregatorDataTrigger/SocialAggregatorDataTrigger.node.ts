@@ -14,7 +14,7 @@ import { AUTO_DETECT, checkDataSearch, platformLabel, requestDataRound, type Dat
 import { dataSearchFields } from '../shared/dataSearchFields';
 import { getDataPlatforms } from '../shared/loadOptions';
 import { platformFailureItem } from '../shared/pagination';
-import { refusalError } from '../shared/refusal';
+import { valid } from '../shared/refusal';
 import {
 	DEFAULT_MAX_PAGES_PER_POLL,
 	DEFAULT_REMEMBER_PER_PLATFORM,
@@ -219,13 +219,11 @@ function parameter(ctx: IPollFunctions | IExecuteFunctions, name: string, fallba
 
 /** The search the parameters describe, refused before any request when SPEC.md rules it out. */
 function validatedSearch(ctx: IPollFunctions | IExecuteFunctions): DataSearch {
-	const checked = checkDataSearch({
+	return valid(ctx.getNode(), checkDataSearch({
 		term: parameter(ctx, 'term', ''),
 		platforms: parameter(ctx, 'platforms', []),
 		termType: parameter(ctx, 'termType', AUTO_DETECT),
-	});
-	if (!checked.ok) throw refusalError(ctx.getNode(), checked.refusal, undefined, checked.also);
-	return checked.value;
+	}));
 }
 
 /** Logs failed platforms; fails the poll when every platform failed and no status items are wanted. */

@@ -2,7 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { collectPages } from '../shared/pagination';
-import { apiRequest, apiRequestFull } from '../shared/transport';
+import { listAnswer, objectAnswer } from '../shared/answers';
+import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
 import { wantedEvents } from './delivery';
 
@@ -114,14 +115,10 @@ function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
 }
 
 async function getSubscription(ctx: IHookFunctions, id: string): Promise<WebhookSubscription | undefined> {
-	const response = await apiRequestFull.call(ctx, {
-		method: 'GET',
-		path: `/webhooks/${encodeURIComponent(id)}`,
-		acceptStatuses: [404],
-	});
-	if (response.statusCode === 404) return undefined;
-	const body = response.body as { data?: WebhookSubscription };
-	return body?.data;
+	const request = { method: 'GET' as const, path: `/webhooks/${encodeURIComponent(id)}`, acceptStatuses: [404] };
+	return await apiRequestChecked(ctx, request, (body, at) =>
+		at.statusCode === 404 ? undefined : (objectAnswer(body, at) as WebhookSubscription),
+	);
 }
 
 /** Deletes a subscription; one already gone (404) counts as deleted. */
@@ -136,12 +133,11 @@ async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void
 async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscription[]> {
 	return await collectPages<WebhookSubscription>({
 		returnAll: true,
-		fetchPage: async (page, perPage) =>
-			(await apiRequest.call(ctx, {
-				method: 'GET',
-				path: '/webhooks',
-				qs: { page, per_page: perPage },
-			})) as { data: WebhookSubscription[] },
+		fetchPage: async (page, perPage) => {
+			const request = { method: 'GET' as const, path: '/webhooks', qs: { page, per_page: perPage } };
+			const answer = await apiRequestChecked(ctx, request, (body, at) => listAnswer(body, { ...at, page }));
+			return answer as { data: WebhookSubscription[] };
+		},
 		key: (s) => s.id,
 	});
 }
@@ -211,13 +207,9 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		await deleteSubscription(ctx, String(orphan.id));
 	}
 
-	const body = (await apiRequest.call(ctx, {
-		method: 'POST',
-		path: '/webhooks',
-		body: { url, subscribed_events: events },
-	})) as { data?: WebhookSubscription };
-	const created = body?.data;
-	if (!created || created.id === undefined || created.id === null) {
+	const request = { method: 'POST' as const, path: '/webhooks', body: { url, subscribed_events: events } };
+	const created = (await apiRequestChecked(ctx, request, objectAnswer)) as WebhookSubscription;
+	if (created.id === undefined || created.id === null) {
 		throw new NodeOperationError(ctx.getNode(), 'The service did not return the new webhook subscription');
 	}
 	if (typeof created.secret !== 'string' || created.secret === '') {

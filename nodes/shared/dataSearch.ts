@@ -1,12 +1,12 @@
 import type { IAllExecuteFunctions, IDataObject } from 'n8n-workflow';
 
-import { checkAnswer, dataApiAnswer } from './answers';
+import { dataApiAnswer } from './answers';
 import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, PLATFORM_DISPLAY_NAMES, type DataTermType } from './constants';
 import { toList } from './input';
 import type { RoundAnswer } from './pagination';
 import { refuse, type Checked, type InputRefusal } from './refusal';
 import type { RetryPolicy } from './retry';
-import { apiRequestFull } from './transport';
+import { apiRequestChecked } from './transport';
 import type { DataPost } from './types';
 
 /** A Data API search, shared by the Data node and the Data Trigger: checks by SPEC.md's table, and one round's request. */
@@ -176,16 +176,6 @@ export async function requestDataRound(
 	const qs: IDataObject = { term: search.term, platforms: round.platforms.join(',') };
 	if (search.termType) qs.term_type = search.termType;
 	if (round.cursor) qs.cursor = round.cursor;
-	const response = await apiRequestFull.call(ctx, {
-		method: 'GET',
-		path: '/data/posts',
-		qs,
-		...options,
-	});
-	const where = {
-		request: 'GET /data/posts',
-		statusCode: response.statusCode,
-		itemIndex: options.itemIndex,
-	};
-	return checkAnswer(ctx.getNode(), () => dataApiAnswer(response.body, where), where) as RoundAnswer<DataPost>;
+	const request = { method: 'GET' as const, path: '/data/posts', qs, ...options };
+	return (await apiRequestChecked(ctx, request, dataApiAnswer)) as RoundAnswer<DataPost>;
 }

@@ -49,3 +49,9 @@ export function refusalError(
 	if (refusal.platform) error.context.platform = refusal.platform;
 	return error;
 }
+
+/** What a check let through, or its refusal thrown as the error n8n shows. */
+export function valid<T>(node: INode, checked: Checked<T>, itemIndex?: number): T {
+	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex, checked.also);
+	return checked.value;
+}

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { refuse, refusalError, type Checked } from './refusal';
+import { refuse, valid, type Checked } from './refusal';
 import { DEFAULT_MAX_WAIT_MS, type RetryPolicy } from './retry';
 
 /** The option under Request Options that bounds how long one request may wait for its retries. */
@@ -44,7 +44,5 @@ export const requestOptionsCollection: INodeProperties = {
 
 /** The retry policy an item of a programmatic node asks for, checked before any request. */
 export function itemRetryPolicy(this: IExecuteFunctions, itemIndex: number): Partial<RetryPolicy> {
-	const checked = retryPolicyFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject);
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-	return checked.value;
+	return valid(this.getNode(), retryPolicyFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject), itemIndex);
 }

@@ -7,6 +7,7 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
+import { checkAnswer } from './answers';
 import { checkBaseUrl } from './baseUrl';
 import { CREDENTIAL_NAME } from './constants';
 import { apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
@@ -18,7 +19,7 @@ import {
 	type AttemptOutcome,
 	type RetryPolicy,
 } from './retry';
-import { refusalError } from './refusal';
+import { valid } from './refusal';
 import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
 interface ApiRequestOptions {
@@ -57,9 +58,7 @@ const CREDENTIAL_BASE_URL_FIELD = 'Base URL (of the Social Aggregator API creden
 /** The credential's base URL without trailing slashes, checked before any request. */
 export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number): Promise<string> {
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
-	const checked = checkBaseUrl(credentials.baseUrl, CREDENTIAL_BASE_URL_FIELD);
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-	return checked.value;
+	return valid(this.getNode(), checkBaseUrl(credentials.baseUrl, CREDENTIAL_BASE_URL_FIELD), itemIndex);
 }
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
@@ -381,4 +380,16 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const response = await apiRequestFull.call(this, options);
 	return response.body as T;
+}
+
+/** One request whose answer `check` reads (`shared/answers.ts`); what it refuses names the request and its status. */
+export async function apiRequestChecked<T>(
+	ctx: IAllExecuteFunctions,
+	options: ApiRequestOptions & { request?: string },
+	check: (body: unknown, at: { statusCode: number }) => T,
+): Promise<T> {
+	const response = await apiRequestFull.call(ctx, options);
+	const request = options.request ?? `${options.method} ${options.path}`;
+	const where = { request, statusCode: response.statusCode, itemIndex: options.itemIndex };
+	return checkAnswer(ctx.getNode(), () => check(response.body, where), where);
 }

@@ -1,10 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkAnswer, UnusableAnswer } from '../../../../shared/answers';
-import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
+import { UnusableAnswer } from '../../../../shared/answers';
+import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestFull } from '../../../../shared/transport';
+import { apiRequestChecked } from '../../../../shared/transport';
 import { keyIssuanceBaseUrl, pick, PLAN_FIELDS } from './request.operation';
 
 export const requestIdField: INodeProperties = {
@@ -98,23 +98,14 @@ export async function preparePoll(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<{ requestId: string; poll: () => Promise<PollResult> }> {
-	const checked = checkRequestId(this.getNodeParameter('requestId', itemIndex, ''));
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-	const { path, requestId, absolute } = checked.value;
+	const { path, requestId, absolute } = valid(this.getNode(), checkRequestId(this.getNodeParameter('requestId', itemIndex, '')), itemIndex);
 	// An absolute poll_url needs no base URL.
 	const baseUrl = absolute ? '' : await keyIssuanceBaseUrl.call(this, itemIndex);
+	const retry = itemRetryPolicy.call(this, itemIndex);
+	const request = `GET /authorize/${requestId}`;
+	const options = { method: 'GET' as const, path, baseUrl, authenticated: false, acceptStatuses: [202, 410], itemIndex, retry, request };
 	const poll = async (): Promise<PollResult> => {
-		const response = await apiRequestFull.call(this, {
-			method: 'GET',
-			path,
-			baseUrl,
-			authenticated: false,
-			acceptStatuses: [202, 410],
-			itemIndex,
-			retry: itemRetryPolicy.call(this, itemIndex),
-		});
-		const where = { request: `GET /authorize/${requestId}`, statusCode: response.statusCode, itemIndex };
-		return checkAnswer(this.getNode(), () => pollItem(response.statusCode, response.body, requestId), where);
+		return await apiRequestChecked(this, options, (body, at) => pollItem(at.statusCode, body, requestId));
 	};
 	return { requestId, poll };
 }

@@ -1,12 +1,12 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkAnswer, recordAnswer, UnusableAnswer } from '../../../../shared/answers';
+import { recordAnswer, UnusableAnswer } from '../../../../shared/answers';
 import { checkBaseUrl } from '../../../../shared/baseUrl';
 import { checkEmail } from '../../../../shared/input';
-import { refusalError } from '../../../../shared/refusal';
+import { refusalError, valid } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestFull, getBaseUrl } from '../../../../shared/transport';
+import { apiRequestChecked, getBaseUrl } from '../../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -37,9 +37,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function keyIssuanceBaseUrl(this: IExecuteFunctions, itemIndex: number): Promise<string> {
 	const source = this.getNodeParameter('baseUrlSource', itemIndex, 'parameter') as string;
 	if (source === 'credential') return await getBaseUrl.call(this, itemIndex);
-	const checked = checkBaseUrl(this.getNodeParameter('baseUrl', itemIndex, ''));
-	if (!checked.ok) throw refusalError(this.getNode(), checked.refusal, itemIndex);
-	return checked.value;
+	return valid(this.getNode(), checkBaseUrl(this.getNodeParameter('baseUrl', itemIndex, '')), itemIndex);
 }
 
 /** The fields of an answer that an item keeps; an issued key appears only in the item, never in a log or an error. */
@@ -89,15 +87,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const baseUrl = await keyIssuanceBaseUrl.call(this, itemIndex);
 
-	const response = await apiRequestFull.call(this, {
-		method: 'POST',
-		path: '/authorize',
-		body: { email: email.value, client_name: clientName },
-		baseUrl,
-		authenticated: false,
-		itemIndex,
-		retry: itemRetryPolicy.call(this, itemIndex),
-	});
-	const where = { request: 'POST /authorize', statusCode: response.statusCode, itemIndex };
-	return [checkAnswer(node, () => requestItem(response.statusCode, response.body, email.value), where)];
+	const body = { email: email.value, client_name: clientName };
+	const retry = itemRetryPolicy.call(this, itemIndex);
+	const request = { method: 'POST' as const, path: '/authorize', body, baseUrl, authenticated: false, itemIndex, retry };
+	return [await apiRequestChecked(this, request, (answer, at) => requestItem(at.statusCode, answer, email.value))];
 }

@@ -11,7 +11,7 @@ import {
 	type PlatformProgress,
 	type RoundOutcome,
 } from '../../../../shared/pagination';
-import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
+import { refuse, refusalError, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import type { DataPost } from '../../../../shared/types';
 import {
@@ -226,13 +226,11 @@ export function shapeSearchOutput(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const checked = checkDataSearch({
+	const input = valid(node, checkDataSearch({
 		term: this.getNodeParameter('term', itemIndex, ''),
 		platforms: this.getNodeParameter('platforms', itemIndex, []),
 		termType: this.getNodeParameter('termType', itemIndex, AUTO_DETECT),
-	});
-	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex, checked.also);
-	const input = checked.value;
+	}), itemIndex);
 
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	let limit: number | undefined;

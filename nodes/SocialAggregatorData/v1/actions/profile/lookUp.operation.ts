@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkAnswer, dataApiAnswer } from '../../../../shared/answers';
+import { dataApiAnswer } from '../../../../shared/answers';
 import { checkPlatforms } from '../../../../shared/dataSearch';
 import { platformsField } from '../../../../shared/dataSearchFields';
 import { toList } from '../../../../shared/input';
@@ -13,9 +13,9 @@ import {
 	postKey,
 	type RoundAnswer,
 } from '../../../../shared/pagination';
-import { refuse, refusalError, type Checked } from '../../../../shared/refusal';
+import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestFull } from '../../../../shared/transport';
+import { apiRequestChecked } from '../../../../shared/transport';
 import type { PlatformStatus } from '../../../../shared/types';
 import {
 	onPlatformFailureOption,
@@ -111,31 +111,19 @@ export async function runProfileLookup(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const checked = checkProfileInput({
+	const { handles, platforms } = valid(node, checkProfileInput({
 		term: this.getNodeParameter('term', itemIndex, ''),
 		platforms: this.getNodeParameter('platforms', itemIndex, []),
-	});
-	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex, checked.also);
-	const { handles, platforms } = checked.value;
+	}), itemIndex);
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const outcome = await runProfileLookup({ platforms, maxPlatformRetries }, async (asked) => {
-		const response = await apiRequestFull.call(this, {
-			method: 'GET',
-			path: '/data/profiles',
-			qs: { term: handles.join(','), platforms: asked.join(',') },
-			itemIndex,
-			retry,
-		});
-		const where = {
-			request: 'GET /data/profiles',
-			statusCode: response.statusCode,
-			itemIndex,
-		};
-		return checkAnswer(this.getNode(), () => dataApiAnswer(response.body, where, true), where);
+		const qs = { term: handles.join(','), platforms: asked.join(',') };
+		const request = { method: 'GET' as const, path: '/data/profiles', qs, itemIndex, retry };
+		return await apiRequestChecked(this, request, (body, at) => dataApiAnswer(body, at, true));
 	});
 
 	const failed = outcome.statuses.filter((status) => !status.success);
