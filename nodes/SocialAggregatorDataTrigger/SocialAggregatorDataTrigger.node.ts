@@ -219,11 +219,9 @@ function parameter(ctx: IPollFunctions | IExecuteFunctions, name: string, fallba
 
 /** The search the parameters describe, refused before any request when SPEC.md rules it out. */
 function validatedSearch(ctx: IPollFunctions | IExecuteFunctions): DataSearch {
-	return valid(ctx.getNode(), checkDataSearch({
-		term: parameter(ctx, 'term', ''),
-		platforms: parameter(ctx, 'platforms', []),
-		termType: parameter(ctx, 'termType', AUTO_DETECT),
-	}));
+	const term = parameter(ctx, 'term', '');
+	const platforms = parameter(ctx, 'platforms', []);
+	return valid(ctx.getNode(), checkDataSearch({ term, platforms, termType: parameter(ctx, 'termType', AUTO_DETECT) }));
 }
 
 /** Logs failed platforms; fails the poll when every platform failed and no status items are wanted. */

@@ -98,7 +98,8 @@ export async function preparePoll(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<{ requestId: string; poll: () => Promise<PollResult> }> {
-	const { path, requestId, absolute } = valid(this.getNode(), checkRequestId(this.getNodeParameter('requestId', itemIndex, '')), itemIndex);
+	const given = this.getNodeParameter('requestId', itemIndex, '');
+	const { path, requestId, absolute } = valid(this.getNode(), checkRequestId(given), itemIndex);
 	// An absolute poll_url needs no base URL.
 	const baseUrl = absolute ? '' : await keyIssuanceBaseUrl.call(this, itemIndex);
 	const retry = itemRetryPolicy.call(this, itemIndex);

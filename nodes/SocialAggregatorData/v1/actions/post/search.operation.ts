@@ -11,7 +11,7 @@ import {
 	type PlatformProgress,
 	type RoundOutcome,
 } from '../../../../shared/pagination';
-import { refuse, refusalError, valid, type Checked } from '../../../../shared/refusal';
+import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import type { DataPost } from '../../../../shared/types';
 import {
@@ -226,31 +226,26 @@ export function shapeSearchOutput(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const input = valid(node, checkDataSearch({
+	const search = {
 		term: this.getNodeParameter('term', itemIndex, ''),
 		platforms: this.getNodeParameter('platforms', itemIndex, []),
 		termType: this.getNodeParameter('termType', itemIndex, AUTO_DETECT),
-	}), itemIndex);
-
+	};
+	const input = valid(node, checkDataSearch(search), itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	let limit: number | undefined;
-	if (!returnAll) {
-		const checkedLimit = checkLimit(this.getNodeParameter('limit', itemIndex, 50));
-		if (!checkedLimit.ok) throw refusalError(node, checkedLimit.refusal, itemIndex);
-		limit = checkedLimit.value;
-	}
+	const limit = returnAll ? undefined : valid(node, checkLimit(this.getNodeParameter('limit', itemIndex, 50)), itemIndex);
 	const output = this.getNodeParameter('output', itemIndex, 'posts') as SearchOutputMode;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 	const cursorEntries = ((options.resumeCursors as IDataObject | undefined)?.cursor ?? []) as IDataObject[];
-	const cursors = checkResumeCursors(Array.isArray(cursorEntries) ? cursorEntries : [], input.platforms);
-	if (!cursors.ok) throw refusalError(node, cursors.refusal, itemIndex);
+	const entries = Array.isArray(cursorEntries) ? cursorEntries : [];
+	const cursors = valid(node, checkResumeCursors(entries, input.platforms), itemIndex);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const outcome = await collectRounds({
 		platforms: input.platforms,
 		limit,
-		cursors: cursors.value,
+		cursors,
 		maxPlatformRetries,
 		maxRequests: DEFAULT_MAX_REQUESTS,
 		stopOnFailure: failItem,
@@ -263,14 +258,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
 	}
 	if (outcome.requestCapReached) {
-		throw new NodeOperationError(
-			node,
-			`The search stopped after ${outcome.requests} requests: the service kept reporting more pages`,
-			{
-				itemIndex,
-				description: 'Use a Limit, or resume later from the cursors of a Limit search.',
-			},
-		);
+		const message = `The search stopped after ${outcome.requests} requests: the service kept reporting more pages`;
+		const description = 'Use a Limit, or resume later from the cursors of a Limit search.';
+		throw new NodeOperationError(node, message, { itemIndex, description });
 	}
 
 	return shapeSearchOutput(outcome, output, !failItem);

@@ -111,10 +111,9 @@ export async function runProfileLookup(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const { handles, platforms } = valid(node, checkProfileInput({
-		term: this.getNodeParameter('term', itemIndex, ''),
-		platforms: this.getNodeParameter('platforms', itemIndex, []),
-	}), itemIndex);
+	const term = this.getNodeParameter('term', itemIndex, '');
+	const chosen = this.getNodeParameter('platforms', itemIndex, []);
+	const { handles, platforms } = valid(node, checkProfileInput({ term, platforms: chosen }), itemIndex);
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
