@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { checkEmail, locatorValue, toList } from '../shared/input';
-import { allowHttpOption } from '../shared/webhookUrl';
+import { checkEmail, eventList, locatorValue, toList } from '../shared/input';
+import { allowHttpOption, webhookUrlProblem } from '../shared/webhookUrl';
 import { addDays, dateIn, toCalendarDate, toInstant } from './dates';
 import type { Prepare, RequestOptions } from './routing';
 
@@ -78,17 +78,12 @@ function checkUrl(
 	label: string,
 	allowHttpPath: string | undefined,
 ) {
-	let url: URL | undefined;
-	try {
-		url = new URL(value);
-	} catch {
-		url = undefined;
-	}
-	if (!url || !['http:', 'https:'].includes(url.protocol)) {
+	const allowHttp = allowHttpPath === undefined || context.getNodeParameter(allowHttpPath, false) === true;
+	const problem = webhookUrlProblem(value, allowHttp);
+	if (problem === 'invalid') {
 		fail(context, itemIndex, `The ${label} "${value}" is not a web address`, 'Enter a full address such as https://example.com/hooks/social.');
 	}
-	const allowHttp = allowHttpPath === undefined || context.getNodeParameter(allowHttpPath, false) === true;
-	if (!allowHttp && url.protocol !== 'https:') {
+	if (problem === 'http') {
 		fail(
 			context,
 			itemIndex,
@@ -164,8 +159,7 @@ export function sendOptionalId(parameterPath: string, property: string, label: s
 /** Event names chosen from the list plus any typed in (comma-separated), without repeats. */
 export function sendEvents(listPath: string, otherPath: string, options: { required: boolean }): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
-		const chosen = toList(this.getNodeParameter(listPath, []));
-		const events = [...new Set([...chosen, ...toList(this.getNodeParameter(otherPath, ''))])];
+		const events = eventList(this.getNodeParameter(listPath, []), this.getNodeParameter(otherPath, ''));
 		const body = bodyOf(request);
 		if (events.length > 0) {
 			body.subscribed_events = events;

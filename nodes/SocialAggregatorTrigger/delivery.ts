@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { toList } from '../shared/input';
+import { eventList, toList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
 
 /** Delivery ids a process remembers per trigger to recognise a retry. */
@@ -95,7 +95,7 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 /** A verified delivery's items, or why it is ignored. */
 function itemsOrReason(delivery: Delivery, options: IDataObject, request: DeliveryRequest): DeliveryAnswer {
 	const reason = ignoreReason(delivery, {
-		events: wantedEvents(request.parameter('events', []), options.additionalEvents),
+		events: eventList(request.parameter('events', []), options.additionalEvents),
 		feedIds: idList(options.feedIds),
 		includeTestDeliveries: options.includeTestDeliveries !== false,
 		listeningForTest: request.manual,
@@ -254,11 +254,6 @@ export function rememberHandled(key: string, id: string): void {
 /** Forgets what this process has seen, as a restart does. */
 export function forgetDeliveriesInProcess(): void {
 	seenInProcess.clear();
-}
-
-/** The events to subscribe to: the chosen ones and any typed in, without repeats, sorted. */
-export function wantedEvents(chosen: unknown, typed: unknown): string[] {
-	return Array.from(new Set([...textList(chosen), ...textList(typed)])).sort();
 }
 
 /** The ids of a multi-select or a comma-separated list (a number is one id). */

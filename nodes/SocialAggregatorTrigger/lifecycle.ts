@@ -1,11 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { eventList } from '../shared/input';
 import { collectPages } from '../shared/pagination';
+import { webhookUrlProblem } from '../shared/webhookUrl';
 import { listAnswer, objectAnswer } from '../shared/answers';
 import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
-import { wantedEvents } from './delivery';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
 interface StoredSubscription extends IDataObject {
@@ -96,19 +97,14 @@ function options(ctx: IHookFunctions): IDataObject {
 }
 
 function desiredEvents(ctx: IHookFunctions): string[] {
-	return wantedEvents(ctx.getNodeParameter('events', []), options(ctx).additionalEvents);
+	return eventList(ctx.getNodeParameter('events', []), options(ctx).additionalEvents).sort();
 }
 
 /** Refuses a webhook URL the service will not deliver to, unless plain HTTP is allowed. */
 function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
-	let protocol: string;
-	try {
-		protocol = new URL(url).protocol;
-	} catch {
-		throw new NodeOperationError(ctx.getNode(), `The webhook URL "${url}" is not a valid URL`);
-	}
-	if (protocol === 'https:') return;
-	if (protocol === 'http:' && options(ctx).allowHttp === true) return;
+	const problem = webhookUrlProblem(url, options(ctx).allowHttp === true);
+	if (problem === 'invalid') throw new NodeOperationError(ctx.getNode(), `The webhook URL "${url}" is not a valid URL`);
+	if (problem === undefined) return;
 	throw new NodeOperationError(ctx.getNode(), 'The webhook URL must use HTTPS: the service only delivers to HTTPS URLs', {
 		description: `n8n's webhook URL for this trigger is ${url}. Serve n8n over HTTPS and set its WEBHOOK_URL environment variable to that public https:// address (a tunnel works for development). For a service that accepts plain HTTP on a local network, turn on the option "Allow HTTP URL (Local Testing Only)".`,
 	});

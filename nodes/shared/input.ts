@@ -8,6 +8,12 @@ export function toList(value: unknown): string[] {
 	return raw.map((v) => v.trim()).filter((v) => v !== '');
 }
 
+/** Events chosen in a multi-select and typed in as text, without repeats; any other value names none. */
+export function eventList(chosen: unknown, typed: unknown): string[] {
+	const list = (value: unknown) => (typeof value === 'string' || Array.isArray(value) ? toList(value) : []);
+	return [...new Set([...list(chosen), ...list(typed)])];
+}
+
 /** A Limit as typed or computed by an expression: a whole number of 1 or more. */
 export function checkLimit(value: unknown): Checked<number> {
 	const limit = Number(value);

@@ -9,3 +9,15 @@ export const allowHttpOption: INodeProperties = {
 	description:
 		'Whether to register a plain http:// webhook URL. The service normally refuses it; use only with a local test service.',
 };
+
+/** What keeps the service from delivering to a URL: not a web address, or plain http where it is not allowed. */
+export function webhookUrlProblem(value: string, allowHttp: boolean): 'invalid' | 'http' | undefined {
+	let protocol: string;
+	try {
+		protocol = new URL(value).protocol;
+	} catch {
+		return 'invalid';
+	}
+	if (protocol !== 'http:' && protocol !== 'https:') return 'invalid';
+	return protocol === 'http:' && !allowHttp ? 'http' : undefined;
+}

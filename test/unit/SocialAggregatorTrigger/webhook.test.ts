@@ -1,10 +1,10 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { eventList } from '../../../nodes/shared/input';
 import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
 import {
 	deliveryItems,
 	ignoreReason,
-	wantedEvents,
 	type Delivery,
 	forgetDeliveriesInProcess,
 	handledInProcess,
@@ -258,8 +258,8 @@ describe('delivery helpers', () => {
 	});
 
 	it('merges chosen and typed events', () => {
-		expect(wantedEvents(['b', 'a'], 'c, a ,,')).toEqual(['a', 'b', 'c']);
-		expect(wantedEvents(undefined, undefined)).toEqual([]);
+		expect(eventList(['b', 'a'], 'c, a ,,').sort()).toEqual(['a', 'b', 'c']);
+		expect(eventList(undefined, undefined)).toEqual([]);
 	});
 });
 
