@@ -9,7 +9,6 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../shared/constants';
 import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../shared/answers';
 import { errorItem, toNodeError } from '../shared/errors';
 import { checkLimit } from '../shared/input';
@@ -17,6 +16,7 @@ import { collectPages, postKey } from '../shared/pagination';
 import { valid } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
 import {
+	credentialSecrets,
 	DEFAULT_TIMEOUT_MS,
 	getBaseUrl,
 	RequestGate,
@@ -180,14 +180,7 @@ function sendByRules(
 	rules: SendRules & { itemIndex: number },
 ): Send {
 	let failed = false;
-	const secrets = async () => {
-		try {
-			return [(await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, rules.itemIndex)).apiKey];
-		} catch {
-			// Without the credential there is no key to cut out either.
-			return [];
-		}
-	};
+	const secrets = credentialSecrets(this, rules.itemIndex);
 	return async (qs = {}, verify) => {
 		if (failed) throw new ListStopped('Another page of the list failed');
 		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;

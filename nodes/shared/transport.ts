@@ -325,6 +325,17 @@ function rateLimitError(
 	return error;
 }
 
+/** The credential's key, to cut out of an error; none without a credential. */
+export function credentialSecrets(ctx: IAllExecuteFunctions, itemIndex?: number): SendRules['secrets'] {
+	return async () => {
+		try {
+			return [(await ctx.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, itemIndex)).apiKey];
+		} catch {
+			return [];
+		}
+	};
+}
+
 /** One attempt through n8n's helper (with the credential's Bearer key), every status answered so `sendWithRules` decides. */
 export async function sendAuthenticated(
 	ctx: IAllExecuteFunctions,
@@ -358,18 +369,13 @@ export async function apiRequestFull(
 	if (options.body !== undefined) request.body = options.body;
 
 	const send = async () => await sendAuthenticated(this, request, authenticated);
-	const secrets = async () => {
-		if (!authenticated) return [];
-		const credentials = await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME, options.itemIndex);
-		return [credentials.apiKey];
-	};
 	return await sendWithRules(this.getNode(), send, {
 		method: options.method,
 		itemIndex: options.itemIndex,
 		request: `${options.method} ${options.path}`,
 		retry: options.retry,
 		acceptStatuses: options.acceptStatuses,
-		secrets,
+		secrets: authenticated ? credentialSecrets(this, options.itemIndex) : undefined,
 	});
 }
 
