@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { UnusableAnswer } from './answers';
+import { canonicalPlatform } from './dataSearch';
 import { MAX_PER_PAGE } from './constants';
 import type { ListMeta, PlatformStatus } from './types';
 
@@ -136,16 +137,16 @@ export function startDataRounds(platforms: string[], cursors: Record<string, str
 	}));
 }
 
-/** The platform among `platforms` that a name from the service stands for (the service may change the case). */
+/** The platform among `platforms` a name from the service stands for, in any case or as SPEC.md's alias (`X`). */
 export function matchPlatform(name: unknown, platforms: string[]): string | undefined {
-	const lower = String(name ?? '').toLowerCase();
-	return platforms.find((p) => p.toLowerCase() === lower);
+	const text = String(name ?? '');
+	const canonical = canonicalPlatform(text);
+	return platforms.find((p) => p.toLowerCase() === text.toLowerCase() || p === canonical);
 }
 
 /** A platform's entry in `meta.platforms`. */
 export function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
-	const lower = platform.toLowerCase();
-	return statuses.find((s) => String(s?.platform ?? '').toLowerCase() === lower);
+	return statuses.find((s) => matchPlatform(s?.platform, [platform]));
 }
 
 /** An item's identity: a feed post's feed and ID, else platform and platform_id or URL (the Data Trigger stores these). */
@@ -290,7 +291,8 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		// Items of no platform asked, or of one that failed, are kept (they were paid for), outside any limit.
 		const stray: T[] = [];
 		for (const item of data) {
-			const platform = matchPlatform(item.platform, asked);
+			// With one platform asked, every item is that platform's, whatever it is called.
+			const platform = asked.length === 1 ? asked[0] : matchPlatform(item.platform, asked);
 			if (platform && platformStatus(statuses, platform)?.success) groups[platform].push(item);
 			else if (fresh(item)) stray.push(item);
 		}

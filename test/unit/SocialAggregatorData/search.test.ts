@@ -171,6 +171,20 @@ describe('runSearch rounds', () => {
 	});
 });
 
+describe('platform names the service may write otherwise', () => {
+	test('posts and reports named X count for Twitter, within its limit', async () => {
+		const api = fakeDataApi({ Twitter: { pages: 3, size: 20 }, Bluesky: { pages: 1, size: 20 } });
+		const outcome = await runSearch(plan(['Twitter', 'Bluesky'], { limit: 30 }), async (round) => {
+			const response = await api.fetch(round);
+			const alias = <T extends { platform: string }>(entry: T) => (entry.platform === 'Twitter' ? { ...entry, platform: 'X' } : entry);
+			return { data: response.data.map(alias), meta: { ...response.meta, platforms: response.meta.platforms.map(alias) } };
+		});
+		expect(outcome.progress.every((p) => p.state === 'done')).toBe(true);
+		expect(outcome.posts.filter((p) => p.platform === 'X')).toHaveLength(30);
+		expect(outcome.requests).toBe(2);
+	});
+});
+
 describe('limits per platform', () => {
 	test('Limit 30 with 20-post pages: two pages each, none beyond', async () => {
 		const api = fakeDataApi({ A: { pages: 1, size: 20 }, B: { pages: 3, size: 20 }, C: { pages: 5, size: 20 } });

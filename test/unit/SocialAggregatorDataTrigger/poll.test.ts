@@ -190,6 +190,25 @@ describe('pollOnce', () => {
 		expect(other.recorded).toEqual(['Bluesky']);
 	});
 
+	it.each([
+		['the alias X for Twitter, in posts and reports', ['Bluesky', 'Twitter'], (name: string) => (name === 'Twitter' ? 'X' : name)],
+		['another name when one platform is asked', ['Twitter'], () => 'twitter.com'],
+		['no name when one platform is asked', ['Twitter'], () => undefined],
+	])('emits posts whose platform is named by %s', async (_shape, platforms, rename) => {
+		const api = new DataApiStub();
+		const named = async (round: { platforms: string[]; cursor?: string }) => {
+			const { data, statuses } = await api.round(round);
+			const relabel = <T extends { platform: string }>(entry: T) => ({ ...entry, platform: rename(entry.platform) ?? (undefined as never) });
+			return { data: data.map(relabel), statuses: platforms.length > 1 ? statuses.map(relabel) : statuses };
+		};
+		for (const platform of platforms) api.add(platform, 2);
+		const state = (await pollOnce({ term: '#n8n', platforms }, {}, named)).state;
+		const fresh = api.add('Twitter', 2);
+		const result = await pollOnce({ term: '#n8n', platforms }, state, named);
+		expect(result.failures).toEqual([]);
+		expect(ids(result.posts)).toEqual(ids(fresh));
+	});
+
 	it('keeps the memory bounded', async () => {
 		const api = new DataApiStub();
 		api.pageSize.Bluesky = 10;
