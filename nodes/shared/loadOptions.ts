@@ -114,19 +114,31 @@ export async function searchFeeds(
 	return { results, paginationToken: more ? String(page + 1) : undefined };
 }
 
-/** The account's feeds as multi-select options through the page collector: `maxPages` pages at most, to open fast. */
-export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number): Promise<INodePropertyOptions[]> {
+/** A page-numbered list as options through the page collector: `maxPages` pages at most, so a dropdown opens fast. */
+async function pagedOptions(
+	this: ILoadOptionsFunctions,
+	path: string,
+	fields: OptionFields,
+	keys: string[],
+	maxPages: number,
+): Promise<INodePropertyOptions[]> {
 	return await collectPages<INodePropertyOptions>({
 		returnAll: false,
 		limit: maxPages * MAX_PER_PAGE,
+		key: (option) => String(option.value),
 		fetchPage: async (page, perPage) => {
-			const answer = await fetchForDropdown.call(this, '/feeds', { page, per_page: perPage });
+			const answer = await fetchForDropdown.call(this, path, { page, per_page: perPage });
 			const meta = isObject(answer) && isObject(answer.meta) ? answer.meta : {};
 			// Without a page count the collector stops at a short page.
 			const pages = Number.isSafeInteger(meta.total_pages) ? { total_pages: meta.total_pages as number } : undefined;
-			return { data: toOptions(listIn(answer, ['feeds']), FEED), meta: pages };
+			return { data: toOptions(listIn(answer, keys), fields), meta: pages };
 		},
 	});
+}
+
+/** The account's feeds as multi-select options, `maxPages` pages of them at most. */
+export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number): Promise<INodePropertyOptions[]> {
+	return await pagedOptions.call(this, '/feeds', FEED, ['feeds'], maxPages);
 }
 
 /** A term type of a platform entry, and the connected account it needs if any. */
@@ -242,9 +254,7 @@ const SOURCE: OptionFields = {
 export async function getFeedSources(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const feedId = locatorValue(this.getCurrentNodeParameter('feedId'));
 	if (!feedId) return [];
-	const path = `/feeds/${encodeURIComponent(feedId)}/sources`;
-	const answer = await fetchForDropdown.call(this, path, { page: 1, per_page: MAX_PER_PAGE });
-	return toOptions(listIn(answer, ['sources']), SOURCE);
+	return await pagedOptions.call(this, `/feeds/${encodeURIComponent(feedId)}/sources`, SOURCE, ['sources'], 10);
 }
 
 const WEBHOOK_EVENT: OptionFields = {

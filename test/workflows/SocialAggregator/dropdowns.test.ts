@@ -53,6 +53,15 @@ test('sources come from the feed chosen in the locator', async () => {
 	expect(fake.control.requests.list().map((r) => r.path)).toEqual([`/feeds/${SEEDED.feeds.reviews}/sources`]);
 });
 
+test('a feed with more sources than one page lists every one of them, page by page', async () => {
+	const sources = Array.from({ length: 150 }, (_, i) => ({ platform: 'RSS', term: `https://blog${i}.example/feed`, term_type: 'rss' }));
+	const { feedId, sourceIds } = fake.control.seedFeed({ posts: 0, name: 'Many sources', sources });
+	fake.control.requests.clear();
+	const listed = await load('getFeedSources', { resource: 'source', operation: 'delete', feedId: feed(feedId, 'id') }, 'parameters.sourceId');
+	expect(listed.map((s) => s.value)).toEqual(sourceIds.map(String));
+	expect(fake.control.requests.list().map((r) => r.query.page)).toEqual(['1', '2']);
+});
+
 test('feeds for multi-selects, providers to connect, connected accounts and webhook events', async () => {
 	const feeds = await load('getFeeds', { resource: 'user', operation: 'invite' }, 'parameters.feedIds');
 	expect(feeds.map((f) => f.value)).toEqual(['1', '2', '3']);
