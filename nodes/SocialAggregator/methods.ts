@@ -1,14 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import {
-	fetchForDropdown,
-	feedOptions,
-	fetchPlatforms,
-	fieldText,
-	listIn,
-	toOptions,
-	type OptionFields,
-} from '../shared/loadOptions';
+import { feedOptions, fetchPlatforms, fieldText, pagedOptions, type OptionFields } from '../shared/loadOptions';
 
 /** Dropdowns of this node only; the ones the nodes share live in nodes/shared/loadOptions.ts. */
 
@@ -45,8 +37,7 @@ const SOCIAL_ACCOUNT: OptionFields = {
 	},
 };
 
-/** The connected social accounts (first page of 100). */
+/** The connected social accounts, up to 10 pages of them. */
 export async function getSocialAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const answer = await fetchForDropdown.call(this, '/social_accounts', { page: 1, per_page: 100 });
-	return toOptions(listIn(answer, ['social_accounts', 'accounts']), SOCIAL_ACCOUNT);
+	return await pagedOptions.call(this, '/social_accounts', SOCIAL_ACCOUNT, ['social_accounts', 'accounts'], 10);
 }

@@ -15,7 +15,7 @@ function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 
 
 /** The answer of one dropdown request: any JSON, since a shape SPEC.md does not show may differ. */
-export async function fetchForDropdown(this: ILoadOptionsFunctions, path: string, qs?: IDataObject): Promise<unknown> {
+async function fetchForDropdown(this: ILoadOptionsFunctions, path: string, qs?: IDataObject): Promise<unknown> {
 	return await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
 }
 
@@ -115,7 +115,7 @@ export async function searchFeeds(
 }
 
 /** A page-numbered list as options through the page collector: `maxPages` pages at most, so a dropdown opens fast. */
-async function pagedOptions(
+export async function pagedOptions(
 	this: ILoadOptionsFunctions,
 	path: string,
 	fields: OptionFields,
