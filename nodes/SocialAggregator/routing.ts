@@ -100,7 +100,8 @@ function sender(spec: RouteSpec) {
 			}
 
 			return results.map((result) => {
-				const json = { ...result };
+				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
+				const json = spec.omit ? { ...result } : result;
 				for (const field of spec.omit ?? []) delete json[field];
 				return { json, pairedItem: { item: itemIndex } };
 			});

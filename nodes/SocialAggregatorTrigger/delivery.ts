@@ -243,12 +243,15 @@ export function handledInProcess(key: string, id: string): boolean {
 /** Only once a delivery is handled (emitted or ignored): one that failed is handled again when retried. */
 export function rememberHandled(key: string, id: string): void {
 	const recent = seenInProcess.get(key) ?? [];
-	seenInProcess.delete(key);
-	seenInProcess.set(key, recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT));
-	if (seenInProcess.size > TRIGGERS_REMEMBERED) {
-		const oldest = seenInProcess.keys().next().value;
-		if (oldest !== undefined) seenInProcess.delete(oldest);
-	}
+	const next = recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT);
+	keepRecent(seenInProcess, key, next, TRIGGERS_REMEMBERED);
+}
+
+/** Sets `key` as the newest entry of a process-wide map, dropping the oldest past `limit` entries. */
+export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > limit) map.delete(map.keys().next().value as string);
 }
 
 /** Forgets what this process has seen, as a restart does. */

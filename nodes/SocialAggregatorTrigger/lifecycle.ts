@@ -7,6 +7,7 @@ import { webhookUrlProblem } from '../shared/webhookUrl';
 import { listAnswer, objectAnswer } from '../shared/answers';
 import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
+import { keepRecent } from './delivery';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
 interface StoredSubscription extends IDataObject {
@@ -37,13 +38,8 @@ export function triggerKey(ctx: Pick<IExecuteFunctions, 'getWorkflow' | 'getNode
 
 function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined): void {
 	const key = `${triggerKey(ctx)}:${slot}`;
-	secretsRegisteredHere.delete(key);
-	if (secret === undefined) return;
-	secretsRegisteredHere.set(key, secret);
-	if (secretsRegisteredHere.size > SECRETS_KEPT) {
-		const oldest = secretsRegisteredHere.keys().next().value;
-		if (oldest !== undefined) secretsRegisteredHere.delete(oldest);
-	}
+	if (secret === undefined) secretsRegisteredHere.delete(key);
+	else keepRecent(secretsRegisteredHere, key, secret, SECRETS_KEPT);
 }
 
 /** The secrets a delivery may be signed with: this mode's subscription first, then the other, then ours. */

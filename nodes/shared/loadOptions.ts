@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePr
 
 import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, MAX_PER_PAGE, PLATFORM_DISPLAY_NAMES } from './constants';
 import { locatorValue } from './input';
-import { collectPages } from './pagination';
+import { collectPages, type Page } from './pagination';
 import { apiRequest } from './transport';
 
 /** Dropdowns must open fast: one attempt and a short wait, no long backoff. */
@@ -103,15 +103,28 @@ export async function searchFeeds(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const answer = await fetchForDropdown.call(this, '/feeds', { page, per_page: 100 });
+	const { data, meta } = await optionsPage.call(this, '/feeds', FEED, ['feeds'], page, MAX_PER_PAGE);
 	const needle = (filter ?? '').toLowerCase();
-	const results = toOptions(listIn(answer, ['feeds']), FEED)
+	const results = data
 		.filter((feed) => !needle || feed.name.toLowerCase().includes(needle) || feed.value === needle)
 		.map(({ name, value }) => ({ name, value: String(value) }));
-	// Without page counts there is no next page to ask for.
-	const meta = isObject(answer) && isObject(answer.meta) ? answer.meta : {};
-	const more = page < Number(meta.total_pages);
+	const more = page < (meta?.total_pages ?? 0);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
+/** One page of a list as options, with its page count when the answer gives one: without it, no next page is known. */
+async function optionsPage(
+	this: ILoadOptionsFunctions,
+	path: string,
+	fields: OptionFields,
+	keys: string[],
+	page: number,
+	perPage: number,
+): Promise<Page<INodePropertyOptions>> {
+	const answer = await fetchForDropdown.call(this, path, { page, per_page: perPage });
+	const data = toOptions(listIn(answer, keys), fields);
+	const pages = Number(isObject(answer) && isObject(answer.meta) ? answer.meta.total_pages : undefined);
+	return Number.isSafeInteger(pages) ? { data, meta: { total_pages: pages } } : { data };
 }
 
 /** A page-numbered list as options through the page collector: `maxPages` pages at most, so a dropdown opens fast. */
@@ -126,13 +139,7 @@ export async function pagedOptions(
 		returnAll: false,
 		limit: maxPages * MAX_PER_PAGE,
 		key: (option) => String(option.value),
-		fetchPage: async (page, perPage) => {
-			const answer = await fetchForDropdown.call(this, path, { page, per_page: perPage });
-			const meta = isObject(answer) && isObject(answer.meta) ? answer.meta : {};
-			// Without a page count the collector stops at a short page.
-			const pages = Number.isSafeInteger(meta.total_pages) ? { total_pages: meta.total_pages as number } : undefined;
-			return { data: toOptions(listIn(answer, keys), fields), meta: pages };
-		},
+		fetchPage: async (page, perPage) => await optionsPage.call(this, path, fields, keys, page, perPage),
 	});
 }
 

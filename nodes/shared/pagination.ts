@@ -287,20 +287,21 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		const { data, statuses } = await plan.fetchRound(round);
 		outcome.requests++;
 		const asked = round.platforms;
+		const report = Object.fromEntries(asked.map((p) => [p, platformStatus(statuses, p)]));
 		const groups: Record<string, T[]> = Object.fromEntries(asked.map((p) => [p, []]));
 		// Items of no platform asked, or of one that failed, are kept (they were paid for), outside any limit.
 		const stray: T[] = [];
 		for (const item of data) {
 			// With one platform asked, every item is that platform's, whatever it is called.
 			const platform = asked.length === 1 ? asked[0] : matchPlatform(item.platform, asked);
-			if (platform && platformStatus(statuses, platform)?.success) groups[platform].push(item);
+			if (platform && report[platform]?.success) groups[platform].push(item);
 			else if (fresh(item)) stray.push(item);
 		}
 
 		const added: Record<string, T[]> = {};
 		const finished = new Set<string>();
 		for (const platform of asked) {
-			if (!platformStatus(statuses, platform)?.success) continue;
+			if (!report[platform]?.success) continue;
 			const before = progress.find((p) => p.platform === platform)!;
 			const taken = plan.take ? plan.take(platform, groups[platform]) : { items: groups[platform] };
 			const room = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - before.collected;
@@ -315,7 +316,7 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		for (const platform of asked) {
 			const before = previous.find((p) => p.platform === platform)!;
 			const after = progress.find((p) => p.platform === platform)!;
-			const status = platformStatus(statuses, platform) ?? {
+			const status = report[platform] ?? {
 				platform,
 				success: false,
 				error_code: after.error?.code ?? 'missing_status',
