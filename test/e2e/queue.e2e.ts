@@ -13,34 +13,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { SEEDED } from '../fake-service';
-import { node, recordTiming, sleep, startBackend, waitFor, webhookPath, workflow, type Backend } from './lib';
+import { node, pinNewPosts, recordTiming, sleep, startBackend, waitFor, webhookPath, workflow, type Backend } from './lib';
 import { QueueCluster } from './lib/queue';
 
 const FEED = SEEDED.feeds.brandMentions;
 
-const trigger = workflow(
-	'E2E queue post.created',
-	[
-		node(
-			'socialAggregator',
-			{
-				resource: 'post',
-				operation: 'pin',
-				feedId: { __rl: true, mode: 'id', value: '={{ $json.feed.id }}' },
-				postId: '={{ $json.id }}',
-			},
-			{ name: 'Pin' },
-		),
-	],
-	{
-		first: node(
-			'socialAggregatorTrigger',
-			// Only this feed: the 2,000-post feed of the Return All test starts nothing.
-			{ events: ['post.created'], output: 'eachPost', options: { allowHttp: true, feedIds: [String(FEED)] } },
-			{ name: 'On New Posts' },
-		),
-	},
-);
+// Only this feed: the 2,000-post feed of the Return All test starts nothing.
+const trigger = pinNewPosts('E2E queue post.created', { feedIds: [String(FEED)] });
 
 describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhook processes)', () => {
 	let cluster: QueueCluster;

@@ -9,31 +9,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { SEEDED } from '../fake-service';
-import { e2eSuite, node, recordTiming, sleep, webhookPath, workflow } from './lib';
+import { e2eSuite, pinNewPosts, recordTiming, sleep, webhookPath } from './lib';
 
-// The node after the trigger pins each delivered post: its requests are the side effects counted.
-const trigger = workflow(
-	'E2E post.created',
-	[
-		node(
-			'socialAggregator',
-			{
-				resource: 'post',
-				operation: 'pin',
-				feedId: { __rl: true, mode: 'id', value: '={{ $json.feed.id }}' },
-				postId: '={{ $json.id }}',
-			},
-			{ name: 'Pin' },
-		),
-	],
-	{
-		first: node(
-			'socialAggregatorTrigger',
-			{ events: ['post.created'], output: 'eachPost', options: { allowHttp: true } },
-			{ name: 'On New Posts' },
-		),
-	},
-);
+const trigger = pinNewPosts('E2E post.created');
 
 const pins = (fake: NonNullable<ReturnType<typeof e2eSuite>['backend']['fake']>) =>
 	fake.control.requests.list({ method: 'POST' }).filter((request) => /\/posts\/[^/]+\/pin$/.test(request.path));

@@ -17,6 +17,7 @@ export {
 	workflow,
 	node,
 	manualTrigger,
+	pinNewPosts,
 	loadWorkflow,
 	prepareWorkflow,
 	findNode,

@@ -99,6 +99,23 @@ export function workflow(name: string, steps: NodeInput[], { first = manualTrigg
 	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
+/** The trigger's post.created deliveries, each post pinned by the action node after it: those requests are the side effects counted. */
+export function pinNewPosts(name: string, triggerOptions: INodeParameters = {}): WorkflowSpec {
+	const pin = node(
+		'socialAggregator',
+		{
+			resource: 'post',
+			operation: 'pin',
+			feedId: { __rl: true, mode: 'id', value: '={{ $json.feed.id }}' },
+			postId: '={{ $json.id }}',
+		},
+		{ name: 'Pin' },
+	);
+	const options = { allowHttp: true, ...triggerOptions };
+	const first = node('socialAggregatorTrigger', { events: ['post.created'], output: 'eachPost', options }, { name: 'On New Posts' });
+	return workflow(name, [pin], { first });
+}
+
 /** Reads workflow JSON (relative paths from the repository root, e.g. `examples/x.json`). */
 export function loadWorkflow(file: string): WorkflowSpec {
 	return JSON.parse(readFileSync(path.resolve(REPO_ROOT, file), 'utf8')) as WorkflowSpec;
