@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { eventList, toList } from '../shared/input';
+import { eventList, textList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
 
 /** Delivery ids a process remembers per trigger to recognise a retry. */
@@ -83,29 +83,25 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		return { status: 200, body: { received: true, duplicate: true }, log: { level: 'debug', message } };
 	}
 	try {
-		return { ...itemsOrReason(delivery, options, request), remember };
+		const reason = ignoreReason(delivery, {
+			events: eventList(request.parameter('events', []), options.additionalEvents),
+			// A number is one feed id.
+			feedIds: textList(typeof options.feedIds === 'number' ? String(options.feedIds) : options.feedIds),
+			includeTestDeliveries: options.includeTestDeliveries !== false,
+			listeningForTest: request.manual,
+		});
+		if (reason) {
+			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`;
+			return { status: 200, body: { received: true, ignored: reason }, log: { level: 'debug', message }, remember };
+		}
+		const items = deliveryItems(delivery, request.parameter('output', 'eachPost') as OutputMode);
+		return { status: 200, body: { received: true }, items, remember };
 	} catch (error) {
 		// A signed delivery of an unexpected shape: a 4xx, never n8n's 500; not remembered, so a retry is handled afresh.
 		const reason = error instanceof Error ? error.message : String(error);
 		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
 		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
 	}
-}
-
-/** A verified delivery's items, or why it is ignored. */
-function itemsOrReason(delivery: Delivery, options: IDataObject, request: DeliveryRequest): DeliveryAnswer {
-	const reason = ignoreReason(delivery, {
-		events: eventList(request.parameter('events', []), options.additionalEvents),
-		feedIds: idList(options.feedIds),
-		includeTestDeliveries: options.includeTestDeliveries !== false,
-		listeningForTest: request.manual,
-	});
-	if (reason) {
-		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`;
-		return { status: 200, body: { received: true, ignored: reason }, log: { level: 'debug', message } };
-	}
-	const items = deliveryItems(delivery, request.parameter('output', 'eachPost') as OutputMode);
-	return { status: 200, body: { received: true }, items };
 }
 
 /** Parsed from the raw text whose signature was checked, never from n8n's parsed body. */
@@ -125,62 +121,21 @@ export function idText(id: unknown): string | undefined {
 	return typeof id === 'number' ? String(id) : undefined;
 }
 
-/** The end of the JSON value that starts at `at` (whitespace skipped before it). */
-function valueEnd(text: string, at: number): number {
-	let i = at;
-	let depth = 0;
-	let inString = false;
-	for (; i < text.length; i++) {
-		const c = text[i];
-		if (inString) {
-			if (c === '\\') i++;
-			else if (c === '"') {
-				inString = false;
-				if (depth === 0) return i + 1;
-			}
-		} else if (c === '"') inString = true;
-		else if (c === '{' || c === '[') depth++;
-		else if (c === '}' || c === ']') {
-			if (depth === 0) return i;
-			depth--;
-			if (depth === 0) return i + 1;
-		} else if (c === ',' && depth === 0) return i;
-	}
-	return i;
-}
+/** Keys (a string and its colon), other strings, brackets and bare values (numbers, true, null), in order. */
+const JSON_TOKEN = /("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[[\]{}]|[^\s,:[\]{}"]+/g;
 
 /** The top-level `id` as written: JSON.parse rounds a number past 2^53, so two deliveries could share one. */
 export function rawDeliveryId(raw: string): string | undefined {
-	let i = raw.indexOf('{');
-	if (i < 0) return undefined;
-	i++;
-	while (i < raw.length) {
-		while (/\s|,/.test(raw[i] ?? '')) i++;
-		if (raw[i] !== '"') return undefined;
-		const keyEnd = valueEnd(raw, i);
-		let key: unknown;
-		try {
-			key = JSON.parse(raw.slice(i, keyEnd));
-		} catch {
-			return undefined;
-		}
-		i = raw.indexOf(':', keyEnd) + 1;
-		if (i <= 0) return undefined;
-		while (/\s/.test(raw[i] ?? '')) i++;
-		const end = valueEnd(raw, i);
-		const token = raw.slice(i, end).trim();
-		if (key === 'id') {
+	let depth = 0;
+	let idNext = false;
+	for (const [token, key] of raw.matchAll(JSON_TOKEN)) {
+		if (idNext) {
 			if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)) return token;
-			if (token.startsWith('"')) {
-				try {
-					return idText(JSON.parse(token));
-				} catch {
-					return undefined;
-				}
-			}
-			return undefined;
+			return token.startsWith('"') ? idText(JSON.parse(token)) : undefined;
 		}
-		i = end;
+		if (token === '{' || token === '[') depth++;
+		else if (token === '}' || token === ']') depth--;
+		else idNext = depth === 1 && key !== undefined && JSON.parse(key) === 'id';
 	}
 	return undefined;
 }
@@ -257,14 +212,4 @@ export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit:
 /** Forgets what this process has seen, as a restart does. */
 export function forgetDeliveriesInProcess(): void {
 	seenInProcess.clear();
-}
-
-/** The ids of a multi-select or a comma-separated list (a number is one id). */
-function idList(value: unknown): string[] {
-	return textList(typeof value === 'number' ? String(value) : value);
-}
-
-/** `toList` of a multi-select or text; any other value (an object, a boolean) names nothing. */
-function textList(value: unknown): string[] {
-	return typeof value === 'string' || Array.isArray(value) ? toList(value) : [];
 }

@@ -8,10 +8,14 @@ export function toList(value: unknown): string[] {
 	return raw.map((v) => v.trim()).filter((v) => v !== '');
 }
 
-/** Events chosen in a multi-select and typed in as text, without repeats; any other value names none. */
+/** `toList` of a multi-select or text; any other value (an object, a boolean, a number) names nothing. */
+export function textList(value: unknown): string[] {
+	return typeof value === 'string' || Array.isArray(value) ? toList(value) : [];
+}
+
+/** Events chosen in a multi-select and typed in as text, without repeats. */
 export function eventList(chosen: unknown, typed: unknown): string[] {
-	const list = (value: unknown) => (typeof value === 'string' || Array.isArray(value) ? toList(value) : []);
-	return [...new Set([...list(chosen), ...list(typed)])];
+	return [...new Set([...textList(chosen), ...textList(typed)])];
 }
 
 /** A Limit as typed or computed by an expression: a whole number of 1 or more. */
