@@ -21,9 +21,7 @@ interface StoredSubscription extends IDataObject {
 
 type Slot = 'live' | 'test';
 
-interface TriggerStaticData extends IDataObject {
-	subscriptions?: { live?: StoredSubscription; test?: StoredSubscription };
-}
+type Stored = { live?: StoredSubscription; test?: StoredSubscription };
 
 /** Secrets this process registered: n8n attaches a test webhook's static data only after create() returns. */
 const secretsRegisteredHere = new Map<string, string>();
@@ -36,12 +34,6 @@ export function triggerKey(ctx: Pick<IExecuteFunctions, 'getWorkflow' | 'getNode
 	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}`;
 }
 
-function keepSecret(ctx: IHookFunctions, slot: Slot, secret: string | undefined): void {
-	const key = `${triggerKey(ctx)}:${slot}`;
-	if (secret === undefined) secretsRegisteredHere.delete(key);
-	else keepRecent(secretsRegisteredHere, key, secret, SECRETS_KEPT);
-}
-
 /** The secrets a delivery may be signed with: this mode's subscription first, then the other, then ours. */
 export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<string | undefined> {
 	const { live, test } = storedSubscriptions(ctx);
@@ -51,22 +43,18 @@ export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-function staticData(ctx: Context): TriggerStaticData {
-	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
-}
-
-function storedSubscriptions(ctx: Context): { live?: StoredSubscription; test?: StoredSubscription } {
-	const subscriptions = staticData(ctx).subscriptions;
-	return subscriptions && typeof subscriptions === 'object' ? subscriptions : {};
+/** The subscriptions kept in this node's static data. */
+function storedSubscriptions(ctx: Context): Stored {
+	const subscriptions = ctx.getWorkflowStaticData('node').subscriptions;
+	return subscriptions && typeof subscriptions === 'object' ? (subscriptions as Stored) : {};
 }
 
 function setStored(ctx: Context, slot: Slot, subscription: StoredSubscription | undefined): void {
-	const data = staticData(ctx);
 	const next = { ...storedSubscriptions(ctx) };
 	if (subscription) next[slot] = subscription;
 	else delete next[slot];
 	// Reassigning the key marks the static data as changed, so n8n saves it.
-	data.subscriptions = next;
+	ctx.getWorkflowStaticData('node').subscriptions = next;
 }
 
 /** Whether n8n is setting the webhook up for the editor's "Listen for test event". */
@@ -76,9 +64,9 @@ function isManual(ctx: IHookFunctions): boolean {
 
 /** The slot of the subscription for `url`: the one stored for it, else by mode. */
 function slotFor(ctx: IHookFunctions, url: string): Slot {
-	const stored = storedSubscriptions(ctx);
-	if (stored.test?.url === url) return 'test';
-	if (stored.live?.url === url) return 'live';
+	const { live, test } = storedSubscriptions(ctx);
+	if (test?.url === url) return 'test';
+	if (live?.url === url) return 'live';
 	return isManual(ctx) ? 'test' : 'live';
 }
 
@@ -106,13 +94,6 @@ function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
 	});
 }
 
-async function getSubscription(ctx: IHookFunctions, id: string): Promise<WebhookSubscription | undefined> {
-	const request = { method: 'GET' as const, path: `/webhooks/${encodeURIComponent(id)}`, acceptStatuses: [404] };
-	return await apiRequestChecked(ctx, request, (body, at) =>
-		at.statusCode === 404 ? undefined : (objectAnswer(body, at) as WebhookSubscription),
-	);
-}
-
 /** Deletes a subscription; one already gone (404) counts as deleted. */
 async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void> {
 	await apiRequestFull.call(ctx, {
@@ -122,8 +103,9 @@ async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void
 	});
 }
 
-async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscription[]> {
-	return await collectPages<WebhookSubscription>({
+/** Deletes every subscription at `url` (its secret is not stored, so none of its deliveries could be verified). */
+async function deleteAllAt(ctx: IHookFunctions, url: string, log: boolean): Promise<void> {
+	const subscriptions = await collectPages<WebhookSubscription>({
 		returnAll: true,
 		fetchPage: async (page, perPage) => {
 			const request = { method: 'GET' as const, path: '/webhooks', qs: { page, per_page: perPage } };
@@ -132,6 +114,12 @@ async function listSubscriptions(ctx: IHookFunctions): Promise<WebhookSubscripti
 		},
 		key: (s) => s.id,
 	});
+	for (const orphan of subscriptions) {
+		if (orphan.url !== url) continue;
+		const why = `removing subscription ${orphan.id} at this trigger's URL; its signing secret is not stored`;
+		if (log) ctx.logger.info(`Social Aggregator Trigger: ${why}`);
+		await deleteSubscription(ctx, String(orphan.id));
+	}
 }
 
 function sameEvents(a: unknown, b: string[]): boolean {
@@ -140,37 +128,30 @@ function sameEvents(a: unknown, b: string[]): boolean {
 	return left.length === b.length && left.every((e, i) => e === b[i]);
 }
 
-/** What makes a stored subscription unusable, or none when it is fine. */
-function subscriptionProblems(
-	found: WebhookSubscription,
-	stored: StoredSubscription,
-	url: string,
-	events: string[],
-): string[] {
-	const problems: string[] = [];
-	if (found.url !== url) problems.push('its URL differs from this trigger’s webhook URL');
-	if (found.status !== undefined && found.status !== 'active') problems.push(`its status is ${String(found.status)}`);
-	if (!sameEvents(found.subscribed_events, events)) problems.push('its events differ from the chosen events');
-	if (!stored.secret) problems.push('its signing secret is not stored');
-	return problems;
-}
-
 /** Whether the stored subscription exists and fits; one that does not is removed for create() to replace. */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
 	const slot = slotFor(ctx, url);
 	const stored = storedSubscriptions(ctx)[slot];
 	if (!stored?.id) return false;
-	const found = await getSubscription(ctx, String(stored.id));
-	if (!found) {
-		ctx.logger.info(`Social Aggregator Trigger: subscription ${stored.id} no longer exists; registering again`);
-		setStored(ctx, slot, undefined);
-		return false;
+	const id = String(stored.id);
+	const request = { method: 'GET' as const, path: `/webhooks/${encodeURIComponent(id)}`, acceptStatuses: [404] };
+	const found = await apiRequestChecked(ctx, request, (body, at) =>
+		at.statusCode === 404 ? undefined : (objectAnswer(body, at) as WebhookSubscription),
+	);
+	if (found) {
+		const problems: string[] = [];
+		if (found.url !== url) problems.push('its URL differs from this trigger’s webhook URL');
+		if (found.status !== undefined && found.status !== 'active') problems.push(`its status is ${String(found.status)}`);
+		const events = desiredEvents(ctx);
+		if (!sameEvents(found.subscribed_events, events)) problems.push('its events differ from the chosen events');
+		if (!stored.secret) problems.push('its signing secret is not stored');
+		if (problems.length === 0) return true;
+		ctx.logger.info(`Social Aggregator Trigger: replacing subscription ${id}: ${problems.join('; ')}`);
+		await deleteSubscription(ctx, id);
+	} else {
+		ctx.logger.info(`Social Aggregator Trigger: subscription ${id} no longer exists; registering again`);
 	}
-	const problems = subscriptionProblems(found, stored, url, desiredEvents(ctx));
-	if (problems.length === 0) return true;
-	ctx.logger.info(`Social Aggregator Trigger: replacing subscription ${stored.id}: ${problems.join('; ')}`);
-	await deleteSubscription(ctx, String(stored.id));
 	setStored(ctx, slot, undefined);
 	return false;
 }
@@ -191,46 +172,37 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		await deleteSubscription(ctx, String(previous.id));
 		setStored(ctx, slot, undefined);
 	}
-	for (const orphan of await listSubscriptions(ctx)) {
-		if (orphan.url !== url) continue;
-		ctx.logger.info(
-			`Social Aggregator Trigger: removing subscription ${orphan.id} at this trigger's URL; its signing secret is not stored`,
-		);
-		await deleteSubscription(ctx, String(orphan.id));
-	}
+	await deleteAllAt(ctx, url, true);
 
 	const request = { method: 'POST' as const, path: '/webhooks', body: { url, subscribed_events: events } };
 	const created = (await apiRequestChecked(ctx, request, objectAnswer)) as WebhookSubscription;
 	if (created.id === undefined || created.id === null) {
 		throw new NodeOperationError(ctx.getNode(), 'The service did not return the new webhook subscription');
 	}
+	const id = String(created.id);
 	if (typeof created.secret !== 'string' || created.secret === '') {
-		await deleteSubscription(ctx, String(created.id));
+		await deleteSubscription(ctx, id);
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'The service did not return a signing secret for the new subscription, so its deliveries could not be verified',
 		);
 	}
-	setStored(ctx, slot, { id: String(created.id), secret: created.secret, url, events, test });
-	keepSecret(ctx, slot, created.secret);
+	setStored(ctx, slot, { id, secret: created.secret, url, events, test });
+	keepRecent(secretsRegisteredHere, `${triggerKey(ctx)}:${slot}`, created.secret, SECRETS_KEPT);
 	// Older versions kept delivery ids here; n8n's database holds them now.
-	const data = staticData(ctx);
-	if ('recentDeliveries' in data) delete data.recentDeliveries;
+	delete ctx.getWorkflowStaticData('node').recentDeliveries;
 
-	if (test) await requestTestDelivery(ctx, String(created.id));
-	return true;
-}
-
-/** Asks the service for a test delivery so the editor gets a sample event without waiting. */
-async function requestTestDelivery(ctx: IHookFunctions, id: string): Promise<void> {
-	try {
-		await apiRequest.call(ctx, { method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` });
-	} catch (error) {
-		// Listening still works; real events arrive as they happen.
-		ctx.logger.warn(
-			`Social Aggregator Trigger: the test delivery could not be requested: ${(error as Error).message}`,
-		);
+	// A test delivery gives the editor a sample event without waiting; without it, real events still arrive.
+	if (test) {
+		try {
+			await apiRequest.call(ctx, { method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` });
+		} catch (error) {
+			ctx.logger.warn(
+				`Social Aggregator Trigger: the test delivery could not be requested: ${(error as Error).message}`,
+			);
+		}
 	}
+	return true;
 }
 
 /** Removes this URL's subscription; with none stored (static data lost), every one at this node's own URL. */
@@ -240,9 +212,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const stored = storedSubscriptions(ctx)[slot];
 	try {
 		if (!stored?.id) {
-			for (const orphan of await listSubscriptions(ctx)) {
-				if (orphan.url === url) await deleteSubscription(ctx, String(orphan.id));
-			}
+			await deleteAllAt(ctx, url, false);
 			return true;
 		}
 		await deleteSubscription(ctx, String(stored.id));
@@ -253,6 +223,6 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	setStored(ctx, slot, undefined);
-	keepSecret(ctx, slot, undefined);
+	secretsRegisteredHere.delete(`${triggerKey(ctx)}:${slot}`);
 	return true;
 }
