@@ -37,9 +37,22 @@ export function databaseStore(ctx: IExecuteFunctions): ProcessedStore {
 /** One check at a time per trigger in this process: n8n's check reads and writes back the whole list. */
 const queues = new Map<string, Promise<unknown>>();
 
-async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
-	const before = queues.get(key) ?? Promise.resolve();
-	const run = before.then(task, task);
+/** `store.checkAndRecord(ids)` after this trigger's checks before it, tried again when the database refuses it. */
+async function checkInTurn(store: ProcessedStore, key: string, ids: string[]) {
+	const task = async () => {
+		let lastError: unknown;
+		for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+			try {
+				return await store.checkAndRecord(ids);
+			} catch (error) {
+				// Two first records at once: one insert fails on the row's unique key; the next try updates that row.
+				lastError = error;
+				await sleep(20 * attempt);
+			}
+		}
+		throw lastError;
+	};
+	const run = (queues.get(key) ?? Promise.resolve()).then(task, task);
 	const tail = run.catch(() => undefined);
 	queues.set(key, tail);
 	try {
@@ -49,35 +62,19 @@ async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
 	}
 }
 
-async function withRetries<T>(task: () => Promise<T>): Promise<T> {
-	let lastError: unknown;
-	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-		try {
-			return await task();
-		} catch (error) {
-			// Two first records at once: one insert fails on the row's unique key; the next try updates that row.
-			lastError = error;
-			await sleep(20 * (attempt + 1));
-		}
-	}
-	throw lastError;
-}
-
 /** Ids no execution recorded before, recorded now in n8n's database; each round restores ids another write dropped. */
 export async function claimDeliveries(
 	store: ProcessedStore,
 	key: string,
-	ids: string[],
+	ids: Array<string | undefined>,
 	random: () => number = Math.random,
 ): Promise<Set<string>> {
-	const unique = Array.from(new Set(ids));
+	const unique = [...new Set(ids)].filter((id): id is string => id !== undefined);
 	if (unique.length === 0) return new Set();
-	const check = async (keys: string[]) =>
-		await oneAtATime(key, async () => await withRetries(async () => await store.checkAndRecord(keys)));
-	let claimed = new Set((await check(unique)).new);
+	let claimed = new Set((await checkInTurn(store, key, unique)).new);
 	for (let round = 2; round <= TIE_BREAK_ROUNDS + 1 && claimed.size > 0; round++) {
 		await sleep(ROUND_MIN_MS + Math.floor(random() * ROUND_SPREAD_MS));
-		const result = await check([...claimed].flatMap((id) => [id, `${id}#${round}`]));
+		const result = await checkInTurn(store, key, [...claimed].flatMap((id) => [id, `${id}#${round}`]));
 		const taken = new Set(result.processed);
 		claimed = new Set([...claimed].filter((id) => !taken.has(`${id}#${round}`)));
 	}
@@ -96,11 +93,7 @@ export async function firstTimeItems(
 	key: string,
 ): Promise<{ items: INodeExecutionData[]; duplicates: string[] }> {
 	const ids = items.map((item) => itemDeliveryId(item.json));
-	const claimed = await claimDeliveries(
-		store,
-		key,
-		ids.filter((id): id is string => id !== undefined),
-	);
+	const claimed = await claimDeliveries(store, key, ids);
 	const duplicates = new Set<string>();
 	const kept: INodeExecutionData[] = [];
 	items.forEach((item, index) => {
