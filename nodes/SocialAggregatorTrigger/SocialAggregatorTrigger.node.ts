@@ -19,9 +19,6 @@ import { answerDelivery, handledInProcess, rememberHandled } from './delivery';
 import { checkExists, create, deliverySecrets, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems } from './once';
 
-/** Feed pages read for the "Feeds" dropdown. */
-const MAX_FEED_PAGES = 10;
-
 export class SocialAggregatorTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Aggregator Trigger',
@@ -142,7 +139,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		loadOptions: {
 			getWebhookEvents,
 			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				return await feedOptions.call(this, MAX_FEED_PAGES);
+				return await feedOptions.call(this, 10); // feed pages read at most
 			},
 		},
 	};
