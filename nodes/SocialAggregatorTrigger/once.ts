@@ -94,15 +94,10 @@ export async function firstTimeItems(
 ): Promise<{ items: INodeExecutionData[]; duplicates: string[] }> {
 	const ids = items.map((item) => itemDeliveryId(item.json));
 	const claimed = await claimDeliveries(store, key, ids);
-	const duplicates = new Set<string>();
-	const kept: INodeExecutionData[] = [];
-	items.forEach((item, index) => {
-		const id = ids[index];
-		if (id !== undefined && !claimed.has(id)) {
-			duplicates.add(id);
-			return;
-		}
-		kept.push({ json: item.json, ...(item.binary ? { binary: item.binary } : {}), pairedItem: { item: index } });
+	const isCopy = (id: string | undefined): id is string => id !== undefined && !claimed.has(id);
+	const kept = items.flatMap((item, index) => {
+		if (isCopy(ids[index])) return [];
+		return [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}), pairedItem: { item: index } }];
 	});
-	return { items: kept, duplicates: [...duplicates] };
+	return { items: kept, duplicates: [...new Set(ids.filter(isCopy))] };
 }
