@@ -41,15 +41,13 @@ export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<
 	return [...ordered.map((s) => s?.secret), secretsRegisteredHere.get(`${triggerKey(ctx)}:${manual ? 'test' : 'live'}`)];
 }
 
-type Context = IHookFunctions | IWebhookFunctions;
-
 /** The subscriptions kept in this node's static data. */
-function storedSubscriptions(ctx: Context): Stored {
+function storedSubscriptions(ctx: IHookFunctions | IWebhookFunctions): Stored {
 	const subscriptions = ctx.getWorkflowStaticData('node').subscriptions;
 	return subscriptions && typeof subscriptions === 'object' ? (subscriptions as Stored) : {};
 }
 
-function setStored(ctx: Context, slot: Slot, subscription: StoredSubscription | undefined): void {
+function setStored(ctx: IHookFunctions, slot: Slot, subscription: StoredSubscription | undefined): void {
 	const next = { ...storedSubscriptions(ctx) };
 	if (subscription) next[slot] = subscription;
 	else delete next[slot];
@@ -122,10 +120,9 @@ async function deleteAllAt(ctx: IHookFunctions, url: string, log: boolean): Prom
 	}
 }
 
+/** Whether the service's list `a` names the events of the sorted, repeat-free `b`. */
 function sameEvents(a: unknown, b: string[]): boolean {
-	if (!Array.isArray(a)) return false;
-	const left = Array.from(new Set(a.map(String))).sort();
-	return left.length === b.length && left.every((e, i) => e === b[i]);
+	return Array.isArray(a) && JSON.stringify([...new Set(a.map(String))].sort()) === JSON.stringify(b);
 }
 
 /** Whether the stored subscription exists and fits; one that does not is removed for create() to replace. */
