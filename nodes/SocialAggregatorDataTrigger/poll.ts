@@ -54,11 +54,6 @@ interface PollOptions {
 	maxPlatformRetries?: number;
 }
 
-/** What identifies the search the memory belongs to (platforms are remembered one by one). */
-function searchIdentity(search: DataSearch): string {
-	return JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
-}
-
 /** A post's key in the memory: `postKey`, else its time and text. */
 export function pollKey(post: DataPost): string {
 	const platform = String(post.platform ?? '').toLowerCase();
@@ -100,7 +95,8 @@ export async function pollOnce(
 ): Promise<PollResult> {
 	const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL));
 	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
-	const identity = searchIdentity(search);
+	// What identifies the search the memory belongs to (platforms are remembered one by one).
+	const identity = JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
 	const sameSearch = previous.search === identity;
 	const oldSeen: Record<string, string[]> = sameSearch && previous.seen ? previous.seen : {};
 	const oldBacklog: Record<string, Backlog> = sameSearch && previous.backlog ? previous.backlog : {};
@@ -209,8 +205,10 @@ export async function latestPosts(
 	fetchRound: FetchRound,
 	count: number,
 ): Promise<{ posts: DataPost[]; failures: PlatformFailure[] }> {
-	const { pages, progress } = await collectRounds<DataPost>({ platforms: search.platforms, maxRequests: 1, maxPlatformRetries: 0, fetchRound });
-	const ordered = oldestFirst(search.platforms.map((p) => pages.filter((page) => page.platform === p).flatMap((page) => page.items)));
+	const plan = { platforms: search.platforms, maxRequests: 1, maxPlatformRetries: 0, fetchRound };
+	const { pages, progress } = await collectRounds<DataPost>(plan);
+	// One request: a page (or a failed attempt) per platform, in their order.
+	const ordered = oldestFirst(pages.map((page) => page.items));
 	const failures = progress.filter((p) => p.state === 'failed').map(failureOf);
 	return { posts: count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [], failures };
 }
