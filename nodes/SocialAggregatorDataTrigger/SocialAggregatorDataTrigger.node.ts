@@ -51,7 +51,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			...dataSearchFields(),
+			...dataSearchFields,
 			{
 				displayName: 'Options',
 				name: 'options',
