@@ -151,7 +151,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		if (this.getMode() === 'manual' && !input.some((item) => NOTE in item.json || 'platform' in item.json)) {
-			const options = (parameter(this, 'options', {}) as IDataObject) ?? {};
+			const options = (this.getNodeParameter('options', 0, {}) as IDataObject) ?? {};
 			const run = await manualRun(this, validatedSearch(this), options);
 			return [(run?.[0] ?? []).flatMap((item) => passOn(this, item, 0))];
 		}
@@ -193,16 +193,12 @@ async function manualRun(
 	return all.length > 0 ? [all] : null;
 }
 
-/** A node parameter in a poll or in the execution (where it is read for the first item). */
-function parameter(ctx: IPollFunctions | IExecuteFunctions, name: string, fallback: unknown): unknown {
-	return 'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
-}
-
-/** The search the parameters describe, refused before any request when SPEC.md rules it out. */
+/** The search the parameters describe (in the execution, the first item's), refused when SPEC.md rules it out. */
 function validatedSearch(ctx: IPollFunctions | IExecuteFunctions): DataSearch {
-	const term = parameter(ctx, 'term', '');
-	const platforms = parameter(ctx, 'platforms', []);
-	return valid(ctx.getNode(), checkDataSearch({ term, platforms, termType: parameter(ctx, 'termType', AUTO_DETECT) }));
+	const parameter = (name: string, fallback: unknown): unknown =>
+		'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
+	const search = { term: parameter('term', ''), platforms: parameter('platforms', []) };
+	return valid(ctx.getNode(), checkDataSearch({ ...search, termType: parameter('termType', AUTO_DETECT) }));
 }
 
 /**

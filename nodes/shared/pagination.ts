@@ -153,8 +153,6 @@ export interface RoundAnswer<T> {
 /** One platform's answer in one round: a page, or a failed attempt. */
 export interface PageRecord<T> {
 	platform: string;
-	/** The request (1-based) that brought it. */
-	request: number;
 	/** This platform's page number (1-based) when it succeeded. */
 	page?: number;
 	status: PlatformStatus;
@@ -251,8 +249,7 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 				error_code: 'missing_status',
 				message: 'The service did not report on this platform',
 			};
-			const request = outcome.requests;
-			const record: PageRecord<T> = { platform: p.platform, request, status, items: [], cursorSent: p.cursor };
+			const record: PageRecord<T> = { platform: p.platform, status, items: [], cursorSent: p.cursor };
 			if (status.success) {
 				const taken = plan.take ? plan.take(p.platform, groups[p.platform]) : { items: groups[p.platform] };
 				const room = limit - p.collected;
