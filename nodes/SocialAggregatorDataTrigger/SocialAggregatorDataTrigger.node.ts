@@ -132,9 +132,9 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				`Social Aggregator Data Trigger: recorded the current posts of ${result.recorded.join(', ')} without emitting them`,
 			);
 		}
-		if (result.truncated.length > 0) {
-			const held = result.truncated.map((p) => `${platformLabel(p)}: ${result.held[p]} posts`).join(', ');
-			const message = `More new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held}).`;
+		const held = Object.entries(result.held).map(([p, count]) => `${platformLabel(p)}: ${count} posts`);
+		if (held.length > 0) {
+			const message = `More new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`;
 			this.logger.info(`Social Aggregator Data Trigger: ${message}`);
 			notes.push({ message, type: 'info', location: 'outputPane' });
 		}
