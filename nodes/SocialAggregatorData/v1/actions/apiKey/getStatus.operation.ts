@@ -104,9 +104,8 @@ export async function preparePoll(
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const request = `GET /authorize/${requestId}`;
 	const options = { method: 'GET' as const, path, baseUrl, authenticated: false, acceptStatuses: [202, 410], itemIndex, retry, request };
-	const poll = async (): Promise<PollResult> => {
-		return await apiRequestChecked(this, options, (body, at) => pollItem(at.statusCode, body, requestId));
-	};
+	const poll = async (): Promise<PollResult> =>
+		await apiRequestChecked(this, options, (body, at) => pollItem(at.statusCode, body, requestId));
 	return { requestId, poll };
 }
 
