@@ -1,24 +1,65 @@
-import { VersionedNodeType } from 'n8n-workflow';
-import type { INodeTypeBaseDescription, IVersionedNodeType } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { SocialAggregatorDataV1 } from './SocialAggregatorDataV1.node';
+import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
+import { getDataPlatforms } from '../shared/loadOptions';
+import { requestOptionsCollection } from '../shared/requestOptions';
+import * as apiKey from './v1/actions/apiKey/ApiKey.resource';
+import * as post from './v1/actions/post/Post.resource';
+import * as profile from './v1/actions/profile/Profile.resource';
+import { router } from './v1/actions/router';
 
-export class SocialAggregatorData extends VersionedNodeType {
-	constructor() {
-		const baseDescription: INodeTypeBaseDescription = {
-			displayName: 'Social Aggregator Data',
-			name: 'socialAggregatorData',
-			icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
-			group: ['input'],
-			subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-			description: 'Search recent social posts across platforms, look up profiles and request API keys',
-			defaultVersion: 1,
-		};
+export class SocialAggregatorData implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Social Aggregator Data',
+		name: 'socialAggregatorData',
+		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
+		group: ['input'],
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Search recent social posts across platforms, look up profiles and request API keys',
+		defaultVersion: 1,
+		version: 1,
+		defaults: { name: 'Social Aggregator Data' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		usableAsTool: true,
+		credentials: [
+			{
+				name: 'socialAggregatorApi',
+				required: true,
+				testedBy: 'socialAggregatorApiTest',
+				// Key requests need no key: with a typed Base URL the credential is not asked for.
+				displayOptions: { hide: { baseUrlSource: ['parameter'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'API Key', value: 'apiKey' },
+					{ name: 'Post', value: 'post' },
+					{ name: 'Profile', value: 'profile' },
+				],
+				default: 'post',
+			},
+			...post.description,
+			...profile.description,
+			...apiKey.description,
+			requestOptionsCollection,
+		],
+	};
 
-		const nodeVersions: IVersionedNodeType['nodeVersions'] = {
-			1: new SocialAggregatorDataV1(baseDescription),
-		};
+	methods = { loadOptions: { getDataPlatforms }, credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest } };
 
-		super(nodeVersions, baseDescription);
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
 	}
 }

@@ -51,7 +51,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			...dataSearchFields(),
+			...dataSearchFields,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -122,29 +122,26 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await manualRun(this, search, options);
 
 		const state = this.getWorkflowStaticData('node') as PollState;
-		const result = await pollOnce(search, { search: state.search, seen: state.seen, backlog: state.backlog }, searchRound(this, search), {
+		const result = await pollOnce(search, state, searchRound(this, search), {
 			maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
 			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
 		});
-		reportFailures(this, result.failures, search, options);
+		const { items: statuses, notes } = reportFailures(this, result.failures, search, options);
 		if (result.recorded.length > 0) {
 			this.logger.info(
 				`Social Aggregator Data Trigger: recorded the current posts of ${result.recorded.join(', ')} without emitting them`,
 			);
 		}
-		const notes: NodeExecutionHint[] = failureHints(result.failures, options);
-		if (result.truncated.length > 0) {
-			const held = result.truncated.map((p) => `${platformLabel(p)}: ${result.held[p]} posts`).join(', ');
-			const message = `More new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held}).`;
+		const held = Object.entries(result.held).map(([p, count]) => `${platformLabel(p)}: ${count} posts`);
+		if (held.length > 0) {
+			const message = `More new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`;
 			this.logger.info(`Social Aggregator Data Trigger: ${message}`);
 			notes.push({ message, type: 'info', location: 'outputPane' });
 		}
-		state.search = result.state.search;
-		state.seen = result.state.seen;
-		if (result.state.backlog) state.backlog = result.state.backlog;
-		else if ('backlog' in state) delete state.backlog;
+		delete state.backlog;
+		Object.assign(state, result.state);
 
-		const items = [...result.posts.map((json) => ({ json })), ...statusItems(options, result.failures)];
+		const items = [...result.posts.map((json) => ({ json })), ...statuses];
 		// A failure alone starts an execution too, so that it shows there; a note about held posts does not.
 		if (items.length === 0 && !notes.some((note) => note.type === 'warning')) return null;
 		return [[...items, ...notes.map(noteItem)]];
@@ -154,7 +151,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		if (this.getMode() === 'manual' && !input.some((item) => NOTE in item.json || 'platform' in item.json)) {
-			const options = (parameter(this, 'options', {}) as IDataObject) ?? {};
+			const options = (this.getNodeParameter('options', 0, {}) as IDataObject) ?? {};
 			const run = await manualRun(this, validatedSearch(this), options);
 			return [(run?.[0] ?? []).flatMap((item) => passOn(this, item, 0))];
 		}
@@ -191,57 +188,39 @@ async function manualRun(
 ): Promise<INodeExecutionData[][] | null> {
 	const count = Number(options.testPosts ?? DEFAULT_TEST_POSTS);
 	const { posts, failures } = await latestPosts(search, searchRound(ctx, search), count);
-	reportFailures(ctx, failures, search, options);
-	const items = [
-		...posts.map((json) => ({ json })),
-		...statusItems(options, failures),
-		...failureHints(failures, options).map(noteItem),
-	];
-	return items.length > 0 ? [items] : null;
+	const { items, notes } = reportFailures(ctx, failures, search, options);
+	const all = [...posts.map((json) => ({ json })), ...items, ...notes.map(noteItem)];
+	return all.length > 0 ? [all] : null;
 }
 
-/** With Continue With a Warning, each failed platform is a warning on the execution. */
-function failureHints(failures: PlatformFailure[], options: IDataObject): NodeExecutionHint[] {
-	if (options.platformErrors === 'emit' || failures.length === 0) return [];
-	return [
-		{
-			message: `Some platforms failed; the others went on: ${failures.map((f) => `${platformLabel(f.platform)}: ${f.message} (${f.code})`).join('; ')}. The next poll asks them again.`,
-			type: 'warning',
-			location: 'outputPane',
-		},
-	];
-}
-
-/** A node parameter in a poll or in the execution (where it is read for the first item). */
-function parameter(ctx: IPollFunctions | IExecuteFunctions, name: string, fallback: unknown): unknown {
-	return 'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
-}
-
-/** The search the parameters describe, refused before any request when SPEC.md rules it out. */
+/** The search the parameters describe (in the execution, the first item's), refused when SPEC.md rules it out. */
 function validatedSearch(ctx: IPollFunctions | IExecuteFunctions): DataSearch {
-	const term = parameter(ctx, 'term', '');
-	const platforms = parameter(ctx, 'platforms', []);
-	return valid(ctx.getNode(), checkDataSearch({ term, platforms, termType: parameter(ctx, 'termType', AUTO_DETECT) }));
+	const parameter = (name: string, fallback: unknown): unknown =>
+		'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
+	const search = { term: parameter('term', ''), platforms: parameter('platforms', []) };
+	return valid(ctx.getNode(), checkDataSearch({ ...search, termType: parameter('termType', AUTO_DETECT) }));
 }
 
-/** Logs failed platforms; fails the poll when every platform failed and no status items are wanted. */
+/**
+ * Logs failed platforms and fails the poll when every platform failed and no status items are wanted; else they
+ * become a status item each, or with Continue With a Warning one warning on the execution.
+ */
 function reportFailures(
 	ctx: IPollFunctions | IExecuteFunctions,
 	failures: PlatformFailure[],
 	search: DataSearch,
 	options: IDataObject,
-): void {
-	if (failures.length === 0) return;
-	const lines = failures.map((f) => `${platformLabel(f.platform)}: ${f.message} (${f.code})`);
-	if (failures.length >= search.platforms.length && options.platformErrors !== 'emit') {
-		throw new NodeOperationError(ctx.getNode(), `Every platform failed: ${lines.join('; ')}`, {
+): { items: INodeExecutionData[]; notes: NodeExecutionHint[] } {
+	if (failures.length === 0) return { items: [], notes: [] };
+	const lines = failures.map((f) => `${platformLabel(f.platform)}: ${f.message} (${f.code})`).join('; ');
+	const emit = options.platformErrors === 'emit';
+	if (failures.length >= search.platforms.length && !emit) {
+		throw new NodeOperationError(ctx.getNode(), `Every platform failed: ${lines}`, {
 			description: 'Check the term and term type for these platforms; the next poll tries again.',
 		});
 	}
-	ctx.logger.warn(`Social Aggregator Data Trigger: some platforms failed, the others went on: ${lines.join('; ')}`);
-}
-
-function statusItems(options: IDataObject, failures: PlatformFailure[]): INodeExecutionData[] {
-	if (options.platformErrors !== 'emit') return [];
-	return failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) }));
+	ctx.logger.warn(`Social Aggregator Data Trigger: some platforms failed, the others went on: ${lines}`);
+	if (emit) return { items: failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) })), notes: [] };
+	const message = `Some platforms failed; the others went on: ${lines}. The next poll asks them again.`;
+	return { items: [], notes: [{ message, type: 'warning', location: 'outputPane' }] };
 }

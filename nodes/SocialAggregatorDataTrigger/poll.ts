@@ -37,9 +37,10 @@ export interface PollResult {
 	failures: PlatformFailure[];
 	/** Platforms whose first poll only recorded what is there. */
 	recorded: string[];
-	/** Platforms with more new posts than the pages allowed: read on from there next poll, nothing emitted yet. */
-	truncated: string[];
-	/** Posts read and held for the next poll, per platform (the backlog). */
+	/**
+	 * Per platform with more new posts than the pages allowed, the posts read and held (the backlog): the next poll
+	 * reads on from there; nothing is emitted yet.
+	 */
 	held: Record<string, number>;
 	requests: number;
 	state: PollState;
@@ -52,11 +53,6 @@ interface PollOptions {
 	maxPages?: number;
 	rememberPerPlatform?: number;
 	maxPlatformRetries?: number;
-}
-
-/** What identifies the search the memory belongs to (platforms are remembered one by one). */
-function searchIdentity(search: DataSearch): string {
-	return JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
 }
 
 /** A post's key in the memory: `postKey`, else its time and text. */
@@ -100,19 +96,19 @@ export async function pollOnce(
 ): Promise<PollResult> {
 	const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL));
 	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
-	const identity = searchIdentity(search);
+	// What identifies the search the memory belongs to (platforms are remembered one by one).
+	const identity = JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
 	const sameSearch = previous.search === identity;
 	const oldSeen: Record<string, string[]> = sameSearch && previous.seen ? previous.seen : {};
 	const oldBacklog: Record<string, Backlog> = sameSearch && previous.backlog ? previous.backlog : {};
+	// A platform without memory (no seen set) records what is there.
 	const seenSets: Record<string, Set<string>> = {};
-	const recording = new Set<string>();
 	const backlog: Record<string, Backlog> = {};
 	for (const platform of search.platforms) {
 		const list = oldSeen[platform];
 		if (Array.isArray(list)) seenSets[platform] = new Set(list);
-		else recording.add(platform);
 		const held = oldBacklog[platform];
-		if (!recording.has(platform) && held && typeof held.cursor === 'string' && Array.isArray(held.posts)) {
+		if (seenSets[platform] && held && typeof held.cursor === 'string' && Array.isArray(held.posts)) {
 			backlog[platform] = held;
 		}
 	}
@@ -135,7 +131,7 @@ export async function pollOnce(
 			take: (platform, posts) => {
 				const known = (post: DataPost) => seenSets[platform]?.has(pollKey(post));
 				const items = posts.filter((post) => !known(post) && !heldKeys[platform].has(pollKey(post)));
-				return { items, finished: recording.has(platform) || posts.some(known) };
+				return { items, finished: !seenSets[platform] || posts.some(known) };
 			},
 		});
 		requests += outcome.requests;
@@ -151,7 +147,6 @@ export async function pollOnce(
 	];
 
 	const failures: PlatformFailure[] = [];
-	const truncated: string[] = [];
 	const held: Record<string, number> = {};
 	const seen: Record<string, string[]> = {};
 	const nextBacklog: Record<string, Backlog> = {};
@@ -176,16 +171,15 @@ export async function pollOnce(
 			continue;
 		}
 		const posts = [...(before?.posts ?? []), ...found[platform]];
-		if (p.state === 'more' && !recording.has(platform) && p.cursor) {
-			truncated.push(platform);
+		if (p.state === 'more' && seenSets[platform] && p.cursor) {
 			held[platform] = posts.length;
 			nextBacklog[platform] = { cursor: p.cursor, posts };
 			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
 			continue;
 		}
 		seen[platform] = [...posts.map(pollKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
-		if (recording.has(platform)) recorded.push(platform);
-		else emitted[platform] = posts;
+		if (seenSets[platform]) emitted[platform] = posts;
+		else recorded.push(platform);
 	}
 
 	const order = search.platforms.filter((p) => emitted[p]);
@@ -196,7 +190,6 @@ export async function pollOnce(
 		posts,
 		failures,
 		recorded: search.platforms.filter((p) => recorded.includes(p)),
-		truncated,
 		held,
 		requests,
 		state,
@@ -209,8 +202,10 @@ export async function latestPosts(
 	fetchRound: FetchRound,
 	count: number,
 ): Promise<{ posts: DataPost[]; failures: PlatformFailure[] }> {
-	const { pages, progress } = await collectRounds<DataPost>({ platforms: search.platforms, maxRequests: 1, maxPlatformRetries: 0, fetchRound });
-	const ordered = oldestFirst(search.platforms.map((p) => pages.filter((page) => page.platform === p).flatMap((page) => page.items)));
+	const plan = { platforms: search.platforms, maxRequests: 1, maxPlatformRetries: 0, fetchRound };
+	const { pages, progress } = await collectRounds<DataPost>(plan);
+	// One request: a page (or a failed attempt) per platform, in their order.
+	const ordered = oldestFirst(pages.map((page) => page.items));
 	const failures = progress.filter((p) => p.state === 'failed').map(failureOf);
 	return { posts: count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [], failures };
 }

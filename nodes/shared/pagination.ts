@@ -119,24 +119,6 @@ export interface PlatformProgress {
 	error?: { code: string; message: string };
 }
 
-interface DataRoundOptions {
-	/** Posts wanted per platform; none for Return All. */
-	limit?: number;
-	/** Extra attempts for a platform after a retryable failure. */
-	maxPlatformRetries?: number;
-}
-
-/** The progress before the first request, optionally resuming from given cursors. */
-export function startDataRounds(platforms: string[], cursors: Record<string, string> = {}): PlatformProgress[] {
-	return platforms.map((platform) => ({
-		platform,
-		state: cursors[platform] ? 'more' : 'first',
-		cursor: cursors[platform] ?? null,
-		collected: 0,
-		failures: 0,
-	}));
-}
-
 /** The platform among `platforms` a name from the service stands for, in any case or as SPEC.md's alias (`X`). */
 export function matchPlatform(name: unknown, platforms: string[]): string | undefined {
 	const text = String(name ?? '');
@@ -162,59 +144,6 @@ export function postKey(post: { [key: string]: unknown }): string | undefined {
 	return undefined;
 }
 
-/** The progress after one answer (`statuses`: its `meta.platforms`; `newPosts`: items it added per platform). */
-export function applyDataResponse(
-	progress: PlatformProgress[],
-	asked: string[],
-	statuses: PlatformStatus[],
-	newPosts: Record<string, number>,
-	options: DataRoundOptions = {},
-): PlatformProgress[] {
-	const maxRetries = options.maxPlatformRetries ?? 2;
-	return progress.map((p) => {
-		if (!asked.includes(p.platform)) return p;
-		const status = platformStatus(statuses, p.platform);
-		if (!status) {
-			const error = { code: 'missing_status', message: 'The service did not report on this platform' };
-			return { ...p, state: 'failed', failures: p.failures + 1, error };
-		}
-		if (!status.success) {
-			const code = status.error_code ?? 'platform_error';
-			const error = { code, message: status.message ?? code };
-			const failures = p.failures + 1;
-			const retry = RETRYABLE_PLATFORM_ERRORS.includes(code) && failures <= maxRetries;
-			return { ...p, state: retry ? p.state : 'failed', failures, error };
-		}
-		const collected = p.collected + (newPosts[p.platform] ?? 0);
-		const hasMore = Boolean(status.next_cursor) && status.has_more !== false;
-		const limitMet = options.limit !== undefined && collected >= options.limit;
-		return {
-			...p,
-			state: hasMore && !limitMet ? 'more' : 'done',
-			cursor: status.next_cursor ?? null,
-			collected,
-			failures: 0,
-			error: undefined,
-		};
-	});
-}
-
-/** The next round: every platform that has and needs more, with their cursors comma-joined (SPEC.md rule 4), or null. */
-export function nextDataRound(
-	progress: PlatformProgress[],
-	options: DataRoundOptions = {},
-): { platforms: string[]; cursor?: string } | null {
-	const open = progress.filter(
-		(p) => (p.state === 'first' || p.state === 'more') && (options.limit === undefined || p.collected < options.limit),
-	);
-	if (open.length === 0) return null;
-	const cursors = open.map((p) => p.cursor).filter((c): c is string => Boolean(c));
-	return {
-		platforms: open.map((p) => p.platform),
-		...(cursors.length > 0 ? { cursor: cursors.join(',') } : {}),
-	};
-}
-
 /** One round's answer: the items and `meta.platforms`. */
 export interface RoundAnswer<T> {
 	data: T[];
@@ -224,8 +153,6 @@ export interface RoundAnswer<T> {
 /** One platform's answer in one round: a page, or a failed attempt. */
 export interface PageRecord<T> {
 	platform: string;
-	/** The request (1-based) that brought it. */
-	request: number;
 	/** This platform's page number (1-based) when it succeeded. */
 	page?: number;
 	status: PlatformStatus;
@@ -237,8 +164,12 @@ export interface PageRecord<T> {
 	willRetry?: boolean;
 }
 
-export interface RoundPlan<T> extends DataRoundOptions {
+export interface RoundPlan<T> {
 	platforms: string[];
+	/** Posts wanted per platform; none for Return All. */
+	limit?: number;
+	/** Extra attempts for a platform after a retryable failure. */
+	maxPlatformRetries?: number;
 	/** Cursors to resume from, per platform. */
 	cursors?: Record<string, string>;
 	/** The most requests to send; the rest is left in `progress`. */
@@ -271,7 +202,16 @@ export interface RoundOutcome<T> {
 export async function collectRounds<T extends { [key: string]: unknown }>(
 	plan: RoundPlan<T>,
 ): Promise<RoundOutcome<T>> {
-	let progress = startDataRounds(plan.platforms, plan.cursors);
+	const { limit = Number.POSITIVE_INFINITY, maxPlatformRetries = 2, cursors = {} } = plan;
+	const progress = plan.platforms.map(
+		(platform): PlatformProgress => ({
+			platform,
+			state: cursors[platform] ? 'more' : 'first',
+			cursor: cursors[platform] ?? null,
+			collected: 0,
+			failures: 0,
+		}),
+	);
 	const outcome: RoundOutcome<T> = { items: [], pages: [], progress, requests: 0 };
 	const seen = new Set<string>();
 	const pageCount: Record<string, number> = {};
@@ -282,11 +222,15 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		return true;
 	};
 
-	for (let round = nextDataRound(progress, plan); round; round = nextDataRound(progress, plan)) {
-		if (outcome.requests >= plan.maxRequests) return { ...outcome, progress, requestCapReached: true };
-		const { data, statuses } = await plan.fetchRound(round);
+	for (;;) {
+		// Every platform that has and needs more, with their cursors comma-joined (SPEC.md rule 4).
+		const open = progress.filter((p) => (p.state === 'first' || p.state === 'more') && p.collected < limit);
+		if (open.length === 0) return outcome;
+		if (outcome.requests >= plan.maxRequests) return { ...outcome, requestCapReached: true };
+		const asked = open.map((p) => p.platform);
+		const cursor = open.flatMap((p) => (p.cursor ? [p.cursor] : [])).join(',');
+		const { data, statuses } = await plan.fetchRound({ platforms: asked, ...(cursor ? { cursor } : {}) });
 		outcome.requests++;
-		const asked = round.platforms;
 		const report = Object.fromEntries(asked.map((p) => [p, platformStatus(statuses, p)]));
 		const groups: Record<string, T[]> = Object.fromEntries(asked.map((p) => [p, []]));
 		// Items of no platform asked, or of one that failed, are kept (they were paid for), outside any limit.
@@ -298,57 +242,42 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 			else if (fresh(item)) stray.push(item);
 		}
 
-		const added: Record<string, T[]> = {};
-		const finished = new Set<string>();
-		for (const platform of asked) {
-			if (!report[platform]?.success) continue;
-			const before = progress.find((p) => p.platform === platform)!;
-			const taken = plan.take ? plan.take(platform, groups[platform]) : { items: groups[platform] };
-			const room = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - before.collected;
-			const kept: T[] = (added[platform] = []);
-			for (const item of taken.items) if (kept.length < room && fresh(item)) kept.push(item);
-			if (taken.finished) finished.add(platform);
-		}
-		const counts = Object.fromEntries(Object.entries(added).map(([p, items]) => [p, items.length]));
-
-		const previous = progress;
-		progress = applyDataResponse(progress, asked, statuses, counts, plan);
-		for (const platform of asked) {
-			const before = previous.find((p) => p.platform === platform)!;
-			const after = progress.find((p) => p.platform === platform)!;
-			const status = report[platform] ?? {
-				platform,
+		for (const p of open) {
+			const status = report[p.platform] ?? {
+				platform: p.platform,
 				success: false,
-				error_code: after.error?.code ?? 'missing_status',
-				message: after.error?.message ?? 'The service did not report on this platform',
+				error_code: 'missing_status',
+				message: 'The service did not report on this platform',
 			};
+			const record: PageRecord<T> = { platform: p.platform, status, items: [], cursorSent: p.cursor };
 			if (status.success) {
-				pageCount[platform] = (pageCount[platform] ?? 0) + 1;
+				const taken = plan.take ? plan.take(p.platform, groups[p.platform]) : { items: groups[p.platform] };
+				const room = limit - p.collected;
+				for (const item of taken.items) if (record.items.length < room && fresh(item)) record.items.push(item);
+				p.collected += record.items.length;
+				p.cursor = status.next_cursor ?? null;
 				// A cursor that does not move would page forever.
-				const stuck = before.cursor !== null && after.cursor === before.cursor;
-				if (after.state === 'more' && (stuck || finished.has(platform))) after.state = 'done';
+				const stuck = record.cursorSent !== null && p.cursor === record.cursorSent;
+				const hasMore = Boolean(status.next_cursor) && status.has_more !== false;
+				p.state = hasMore && p.collected < limit && !stuck && !taken.finished ? 'more' : 'done';
+				p.failures = 0;
+				p.error = undefined;
+				record.page = pageCount[p.platform] = (pageCount[p.platform] ?? 0) + 1;
+			} else {
+				const code = status.error_code ?? 'platform_error';
+				p.error = { code, message: status.message ?? code };
+				p.failures++;
+				if (!RETRYABLE_PLATFORM_ERRORS.includes(code) || p.failures > maxPlatformRetries) p.state = 'failed';
+				record.willRetry = p.state !== 'failed';
 			}
-			outcome.pages.push({
-				platform,
-				request: outcome.requests,
-				page: status.success ? pageCount[platform] : undefined,
-				status,
-				items: added[platform] ?? [],
-				cursorSent: before.cursor,
-				willRetry: status.success ? undefined : after.state !== 'failed',
-			});
-			outcome.items.push(...(added[platform] ?? []));
+			outcome.pages.push(record);
+			outcome.items.push(...record.items);
 		}
 		outcome.items.push(...stray);
 
-		if (plan.stopOnFailure) {
-			const failed = progress.find(
-				(p) => p.state === 'failed' && previous.find((q) => q.platform === p.platform)?.state !== 'failed',
-			);
-			if (failed) return { ...outcome, progress, stoppedBy: failed };
-		}
+		const failed = open.find((p) => p.state === 'failed');
+		if (plan.stopOnFailure && failed) return { ...outcome, stoppedBy: failed };
 	}
-	return { ...outcome, progress };
 }
 
 /** The item for a platform that failed for good, in every Data API output. */

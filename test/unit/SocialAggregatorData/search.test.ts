@@ -320,7 +320,6 @@ describe('output modes', () => {
 	test('a failed page item keeps no error key, so n8n never mistakes it for an error item', () => {
 		const item = pageItem({
 			platform: 'A',
-			request: 1,
 			status: { platform: 'A', success: false, error_code: 'fetch_timeout', message: 'slow' },
 			items: [],
 			cursorSent: null,

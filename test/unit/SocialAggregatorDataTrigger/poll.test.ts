@@ -112,13 +112,13 @@ describe('pollOnce', () => {
 		const newer = api.add('Bluesky', 10);
 		const first = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.round, { maxPages: 2 });
 		expect(first.requests).toBe(2);
-		expect(first.truncated).toEqual(['Bluesky']);
+		expect(Object.keys(first.held)).toEqual(['Bluesky']);
 		expect(first.held).toEqual({ Bluesky: 6 });
 		expect(first.posts).toEqual([]);
 		const second = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, first.state, api.round, { maxPages: 2 });
 		expect(api.rounds.at(-1)?.cursor).toBeDefined();
 		expect(ids(second.posts)).toEqual(ids(newer));
-		expect(second.truncated).toEqual([]);
+		expect(Object.keys(second.held)).toEqual([]);
 		expect(second.state.backlog).toBeUndefined();
 		const later = api.add('Bluesky', 2);
 		const third = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, second.state, api.round, { maxPages: 2 });

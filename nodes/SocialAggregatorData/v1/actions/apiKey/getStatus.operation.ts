@@ -5,7 +5,7 @@ import { UnusableAnswer } from '../../../../shared/answers';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestChecked } from '../../../../shared/transport';
-import { keyIssuanceBaseUrl, pick, PLAN_FIELDS } from './request.operation';
+import { keyIssuanceBaseUrl, pick, PLAN_FIELDS, SAVE_KEY } from './request.operation';
 
 export const requestIdField: INodeProperties = {
 	displayName: 'Request ID',
@@ -77,8 +77,7 @@ export function pollItem(statusCode: number, body: unknown, requestId: string): 
 				status: 'issued',
 				request_id: requestId,
 				...pick(data, ['api_key', 'key_preview', 'expires_at', ...PLAN_FIELDS]),
-				next_step:
-					'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here and the service delivers it once.',
+				next_step: `${SAVE_KEY} and the service delivers it once.`,
 			},
 		};
 	}
@@ -105,9 +104,8 @@ export async function preparePoll(
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const request = `GET /authorize/${requestId}`;
 	const options = { method: 'GET' as const, path, baseUrl, authenticated: false, acceptStatuses: [202, 410], itemIndex, retry, request };
-	const poll = async (): Promise<PollResult> => {
-		return await apiRequestChecked(this, options, (body, at) => pollItem(at.statusCode, body, requestId));
-	};
+	const poll = async (): Promise<PollResult> =>
+		await apiRequestChecked(this, options, (body, at) => pollItem(at.statusCode, body, requestId));
 	return { requestId, poll };
 }
 

@@ -42,14 +42,13 @@ export async function keyIssuanceBaseUrl(this: IExecuteFunctions, itemIndex: num
 
 /** The fields of an answer that an item keeps; an issued key appears only in the item, never in a log or an error. */
 export function pick(body: IDataObject, fields: string[]): IDataObject {
-	const result: IDataObject = {};
-	for (const field of fields) {
-		if (body[field] !== undefined) result[field] = body[field];
-	}
-	return result;
+	return Object.fromEntries(fields.filter((field) => body[field] !== undefined).map((field) => [field, body[field]]));
 }
 
 export const PLAN_FIELDS = ['rate_limit', 'upgrade_hint', 'upgrade_url'];
+
+/** The first words of every issued key's next_step. */
+export const SAVE_KEY = 'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here';
 
 /** The answer of POST /authorize: Mode A (a key at once) or Mode B (approval needed). */
 export function requestItem(statusCode: number, body: unknown, email: string): IDataObject {
@@ -62,8 +61,8 @@ export function requestItem(statusCode: number, body: unknown, email: string): I
 			mode: 'immediate',
 			...pick(data, ['api_key', 'expires_at', 'email_confirmation_required', ...PLAN_FIELDS]),
 			next_step: confirm
-				? `Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here. Confirm ${email} from the email the service sent: until then the key lasts 2 hours at 60 requests per hour, and Data API calls may answer email_confirmation_required. Confirmed, the same key lasts 12 hours in all.`
-				: 'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here.',
+				? `${SAVE_KEY}. Confirm ${email} from the email the service sent: until then the key lasts 2 hours at 60 requests per hour, and Data API calls may answer email_confirmation_required. Confirmed, the same key lasts 12 hours in all.`
+				: `${SAVE_KEY}.`,
 		};
 	}
 	if (status === 'pending_authorization' || typeof data.request_id === 'string') {

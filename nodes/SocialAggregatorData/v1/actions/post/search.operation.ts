@@ -22,7 +22,7 @@ import {
 } from '../platformFailure';
 
 const properties: INodeProperties[] = [
-	...dataSearchFields(),
+	...dataSearchFields,
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -214,14 +214,9 @@ export function shapeSearchOutput(
 		// Retried attempts are not pages; the last failure of a platform is reported once.
 		return outcome.pages.filter((r) => r.status.success || (includeFailures && !r.willRetry)).map(pageItem);
 	}
-	const items: IDataObject[] = outcome.items.map((post) => ({ ...post }));
-	if (mode === 'postsAndStatus') {
-		items.push(...outcome.progress.map((p) => platformStatusItem(p, outcome)));
-	} else if (includeFailures) {
-		const failed = outcome.progress.filter((p) => p.state === 'failed');
-		items.push(...failed.map((p) => platformStatusItem(p, outcome)));
-	}
-	return items;
+	const every = mode === 'postsAndStatus';
+	const statuses = outcome.progress.filter((p) => every || (includeFailures && p.state === 'failed'));
+	return [...outcome.items.map((post) => ({ ...post })), ...statuses.map((p) => platformStatusItem(p, outcome))];
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

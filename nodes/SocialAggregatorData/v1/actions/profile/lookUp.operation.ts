@@ -36,7 +36,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'nasa, esa',
 		description: `Up to ${MAX_PROFILE_HANDLES} handles, comma-separated; on Google a place name to find its place ID`,
 	},
-	platformsField(),
+	platformsField,
 	{
 		displayName: 'Options',
 		name: 'options',
