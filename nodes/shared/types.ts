@@ -43,11 +43,6 @@ export interface DataPost extends IDataObject {
 	message: string | null;
 }
 
-export interface DataPostsResponse {
-	data: DataPost[];
-	meta: { total_results: number; platforms: PlatformStatus[] };
-}
-
 export interface WebhookSubscription extends IDataObject {
 	id: number;
 	url: string;
