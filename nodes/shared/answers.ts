@@ -1,6 +1,6 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
+import { apiError, isObject, text } from './errors';
 import type { ListMeta, PlatformStatus } from './types';
 
 /** Checks of answers against SPEC.md's shapes before any item is made: a wrong answer taken as right loses items silently. */
@@ -14,10 +14,6 @@ export class UnusableAnswer extends Error {
 	) {
 		super(message);
 	}
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What a value is, for a message: "a number", "null", "a list". */
@@ -91,10 +87,6 @@ export function recordAnswer(body: unknown, at?: AnswerAt): IDataObject {
 	return body;
 }
 
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
 /** A Data API answer: `data` a list of objects, `meta.platforms` reports that each name their platform. */
 export function dataApiAnswer(
 	body: unknown,
@@ -137,32 +129,11 @@ export function unusableAnswerError(
 	const statusCode = problem.statusCode ?? where.statusCode ?? 200;
 	const page = problem.page === undefined ? '' : `, page ${problem.page}`;
 	const message = `The service's answer to ${where.request}${page} (HTTP ${statusCode}) cannot be used: ${problem.message}`;
-	const error = new NodeApiError(
-		node,
-		{ error: { code: 'unusable_answer', message } },
-		{
-			message,
-			description:
-				'Nothing was output for this item rather than a result with items missing. The answer may come from a proxy or a faulty deploy of the service: run the node again later, and tell the service if it lasts.',
-			httpCode: String(statusCode),
-			itemIndex: where.itemIndex,
-		},
-	);
-	error.message = message;
-	error.context.apiErrorCode = 'unusable_answer';
-	return error;
-}
-
-/** Runs a check of an answer; what it refuses becomes the error that names the request and the status. */
-export function checkAnswer<T>(
-	node: INode,
-	check: () => T,
-	where: { request: string; statusCode?: number; itemIndex?: number },
-): T {
-	try {
-		return check();
-	} catch (error) {
-		if (error instanceof UnusableAnswer) throw unusableAnswerError(node, error, where);
-		throw new NodeOperationError(node, error as Error, { itemIndex: where.itemIndex });
-	}
+	return apiError(node, { error: { code: 'unusable_answer', message } }, 'unusable_answer', {
+		message,
+		description:
+			'Nothing was output for this item rather than a result with items missing. The answer may come from a proxy or a faulty deploy of the service: run the node again later, and tell the service if it lasts.',
+		httpCode: String(statusCode),
+		itemIndex: where.itemIndex,
+	});
 }
