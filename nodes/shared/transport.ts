@@ -22,8 +22,7 @@ import {
 import { valid } from './refusal';
 import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
-interface ApiRequestOptions {
-	method: IHttpRequestMethods;
+interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 'retry' | 'acceptStatuses'> {
 	/** A path below the base URL (`/feeds/1`), or an absolute URL the service gave (`poll_url`). */
 	path: string;
 	qs?: IDataObject;
@@ -32,11 +31,6 @@ interface ApiRequestOptions {
 	authenticated?: boolean;
 	/** The base URL when no credential is used; otherwise the credential's. */
 	baseUrl?: string;
-	/** The input item this request is for, named in errors. */
-	itemIndex?: number;
-	retry?: Partial<RetryPolicy>;
-	/** Statuses above 299 that are answers rather than errors (a 410 while polling, say). */
-	acceptStatuses?: number[];
 	timeoutMs?: number;
 }
 
@@ -187,9 +181,10 @@ export class RequestGate {
 
 export interface SendRules {
 	method: IHttpRequestMethods;
+	/** The input item this request is for, named in errors. */
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
-	/** Statuses above 299 that are answers rather than errors. */
+	/** Statuses above 299 that are answers rather than errors (a 410 while polling, say). */
 	acceptStatuses?: number[];
 	/** The secrets to cut out of the message of a request that could not be sent. */
 	secrets?: () => Promise<Array<string | undefined>>;
@@ -346,11 +341,8 @@ export async function apiRequestFull(
 
 	const send = async () => await sendAuthenticated(this, request, authenticated);
 	return await sendWithRules(this.getNode(), send, {
-		method: options.method,
-		itemIndex: options.itemIndex,
+		...options,
 		request: `${options.method} ${options.path}`,
-		retry: options.retry,
-		acceptStatuses: options.acceptStatuses,
 		secrets: authenticated ? credentialSecrets(this, options.itemIndex) : undefined,
 	});
 }
