@@ -25,10 +25,6 @@ function kind(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-function isCount(value: unknown): value is number {
-	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
 /** Where an answer came from: the page of a list, and the HTTP status. */
 interface AnswerAt {
 	page?: number;
@@ -65,8 +61,9 @@ export function listAnswer(body: unknown, at?: AnswerAt): { data: IDataObject[];
 	if (meta === undefined || meta === null) return { data };
 	if (!isObject(meta)) throw unusable(`\`meta\` is ${kind(meta)}`, at);
 	for (const field of ['page', 'per_page', 'total_count', 'total_pages']) {
-		if (meta[field] !== undefined && !isCount(meta[field])) {
-			throw unusable(`\`meta.${field}\` is ${JSON.stringify(meta[field]) ?? kind(meta[field])}, not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`, at);
+		const value = meta[field];
+		if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
+			throw unusable(`\`meta.${field}\` is ${JSON.stringify(value) ?? kind(value)}, not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`, at);
 		}
 	}
 	return { data, meta: meta as Partial<ListMeta> };

@@ -1,13 +1,27 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import type { ApiErrorEnvelope } from './types';
-
 /** What the transport (or declarative routing) got back from the service. */
 export interface ApiResponse {
 	statusCode: number;
-	headers?: Record<string, unknown>;
 	body: unknown;
+}
+
+interface ApiErrorAction extends IDataObject {
+	type?: string;
+	upgrade_url?: string;
+	connection_url?: string;
+	checkout_url?: string;
+}
+
+/** SPEC.md's error envelope; every field is checked before it is used. */
+interface ApiErrorEnvelope {
+	error: {
+		code: string;
+		message: string;
+		details?: Record<string, string[] | string>;
+		action?: ApiErrorAction;
+	};
 }
 
 /** One sentence per status (and, where one status means several things, per code) that tells the user what to do next. */
@@ -33,9 +47,7 @@ const SERVER_ADVICE = 'The service had a problem. Run the node again in a moment
 function adviceFor(statusCode: number, code: string | undefined, listsFields: boolean): string | undefined {
 	if (code && CODE_ADVICE[code]) return CODE_ADVICE[code];
 	if (statusCode === 422 && !listsFields) return undefined;
-	if (STATUS_ADVICE[statusCode]) return STATUS_ADVICE[statusCode];
-	if (statusCode >= 500) return SERVER_ADVICE;
-	return undefined;
+	return STATUS_ADVICE[statusCode] ?? (statusCode >= 500 ? SERVER_ADVICE : undefined);
 }
 
 /** Text from the service, or nothing when it is blank or not text (an object would read "[object Object]"). */

@@ -25,10 +25,9 @@ export function findSignatureHeader(
 	configuredName?: string,
 ): { name: string; value: string } | { error: 'missing_header' | 'ambiguous_header' } {
 	const wanted = (configuredName ?? '').trim().toLowerCase();
-	const names = Object.keys(headers).filter((name) =>
-		wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER.test(name),
+	const present = Object.keys(headers).filter(
+		(name) => (wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER.test(name)) && firstValue(headers[name]),
 	);
-	const present = names.filter((name) => firstValue(headers[name]) !== undefined);
 	if (present.length === 0) return { error: 'missing_header' };
 	if (present.length > 1) {
 		// Node lower-cases incoming header names, so two entries can only come from a hand-built bag.
@@ -40,9 +39,7 @@ export function findSignatureHeader(
 
 function firstValue(value: string | string[] | undefined): string | undefined {
 	const single = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
-	if (single === undefined) return undefined;
-	const trimmed = String(single).trim();
-	return trimmed === '' ? undefined : trimmed;
+	return single === undefined ? undefined : String(single).trim() || undefined;
 }
 
 /** The 32 bytes of a signature: `sha256=<hex>`, bare hex, or base64 (standard or URL-safe); else `undefined`. */
@@ -74,7 +71,7 @@ export function verifyDelivery(options: VerifyOptions): SignatureResult {
 	if ('error' in found) return { valid: false, reason: found.error };
 	if (secrets.length === 0) return { valid: false, reason: 'missing_secret', header: found.name };
 	const body = options.rawBody;
-	if (body === undefined || body === null || (typeof body !== 'string' && !Buffer.isBuffer(body))) {
+	if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
 		return { valid: false, reason: 'missing_body', header: found.name };
 	}
 	const actual = decodeSignature(found.value);

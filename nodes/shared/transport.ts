@@ -54,10 +54,8 @@ export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number)
 }
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
+function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 	if (Array.isArray(value)) return String(value[0]);
 	return value === undefined || value === null ? undefined : String(value);
 }
