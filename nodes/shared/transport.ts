@@ -152,18 +152,13 @@ export class RequestGate {
 		this.queued.shift()?.();
 	}
 
-	/** A request got a 429: whether it is the probe that waits out the limit (else it waits at the gate). */
-	limited(request: object): boolean {
+	/** A 429: the request becomes the probe that waits out the limit, or gets the probe's end (whether it passed). */
+	limited(request: object): Promise<boolean> | undefined {
 		if (this.probe === undefined) {
 			this.probe = request;
 			this.opened = new Promise<boolean>((resolve) => (this.open = resolve));
 		}
-		return this.probe === request;
-	}
-
-	/** Waits with the probe; resolves whether the limit let it through. */
-	async waitWithProbe(): Promise<boolean> {
-		return this.opened ? await this.opened : true;
+		return this.probe === request ? undefined : this.opened;
 	}
 
 	/** The request was answered otherwise than 429 (`passed`) or gave up: if it was the probe, the gate opens. */
@@ -236,10 +231,11 @@ export async function sendWithRules(
 			mayHaveActed ||= mayHaveActedOn(outcome);
 			const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
 
-			if (rateLimited && gate && !gate.limited(request)) {
+			const probeEnd = rateLimited ? gate?.limited(request) : undefined;
+			if (probeEnd) {
 				// Another request is waiting out the limit: wait with it instead of spending a 429 of our own.
 				const started = retryTiming.now();
-				const through = await gate.waitWithProbe();
+				const through = await probeEnd;
 				waitedMs += retryTiming.now() - started;
 				if (through && attempt < policy.maxAttempts) continue;
 				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex);
