@@ -76,30 +76,24 @@ export function verifyDelivery(options: VerifyOptions): SignatureResult {
 	}
 	const actual = decodeSignature(found.value);
 	if (!actual) return { valid: false, reason: 'malformed_signature', header: found.name };
-	let matched = false;
-	for (const secret of secrets) {
-		// `actual` has the digest's 32 bytes (decodeSignature answers no other length), as timingSafeEqual needs.
-		if (timingSafeEqual(createHmac('sha256', secret).update(body).digest(), actual)) matched = true;
-	}
-	return matched ? { valid: true, header: found.name } : { valid: false, reason: 'mismatch', header: found.name };
+	// `actual` has the digest's 32 bytes (decodeSignature answers no other length), as timingSafeEqual needs.
+	const matched = secrets.map((secret) => timingSafeEqual(createHmac('sha256', secret).update(body).digest(), actual));
+	if (matched.includes(true)) return { valid: true, header: found.name };
+	return { valid: false, reason: 'mismatch', header: found.name };
 }
 
 /** A sentence for the log about a refused delivery: names the header, never a value. */
 export function describeFailure(result: SignatureResult): string {
 	if (result.valid) return 'The signature is valid';
 	const header = result.header ? ` (header ${result.header})` : '';
-	switch (result.reason) {
-		case 'missing_header':
-			return 'The delivery carries no signature header';
-		case 'ambiguous_header':
-			return 'The delivery carries several X-…-Signature headers; set "Signature Header" in the node options';
-		case 'malformed_signature':
-			return `The signature is not sha256=<hex>, hex or base64 of 32 bytes${header}`;
-		case 'missing_body':
-			return 'The raw request body is not available, so the signature cannot be checked';
-		case 'missing_secret':
-			return 'No signing secret is stored for this trigger; deactivate and activate the workflow to register it again';
-		case 'mismatch':
-			return `The signature does not match the body${header}`;
-	}
+	const sentences: Record<SignatureFailure, string> = {
+		missing_header: 'The delivery carries no signature header',
+		ambiguous_header: 'The delivery carries several X-…-Signature headers; set "Signature Header" in the node options',
+		malformed_signature: `The signature is not sha256=<hex>, hex or base64 of 32 bytes${header}`,
+		missing_body: 'The raw request body is not available, so the signature cannot be checked',
+		missing_secret:
+			'No signing secret is stored for this trigger; deactivate and activate the workflow to register it again',
+		mismatch: `The signature does not match the body${header}`,
+	};
+	return sentences[result.reason];
 }
