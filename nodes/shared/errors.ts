@@ -94,11 +94,8 @@ function describeAction(action: ApiErrorEnvelope['error']['action'], link: strin
 
 /** Cuts every secret out of a text; one under 4 characters is left, so a trivial value cannot blank a message. */
 export function redact(text: string, secrets: Array<string | undefined>): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]');
-	}
-	return result;
+	const cut = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 4);
+	return cut.reduce((said, secret) => said.replaceAll(secret, '[redacted]'), text);
 }
 
 /** An n8n error keeping our message (NodeApiError replaces some with generic ones) and the service's `error.code`. */
@@ -150,7 +147,6 @@ export function mayHaveActedAdvice(verify?: string): string {
 /** A request that never got an answer; `mayHaveActed` is the advice when it may have changed something. */
 export function networkError(
 	node: INode,
-	/** The system error code (`ECONNRESET`…), when there is one. */
 	systemCode: string | undefined,
 	tries: number,
 	itemIndex?: number,

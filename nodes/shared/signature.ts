@@ -44,9 +44,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 
 /** The 32 bytes of a signature: `sha256=<hex>`, bare hex, or base64 (standard or URL-safe); else `undefined`. */
 export function decodeSignature(value: string): Buffer | undefined {
-	let text = value.trim();
-	const prefix = /^sha256[=:]/i.exec(text);
-	if (prefix) text = text.slice(prefix[0].length).trim();
+	const text = value.trim().replace(/^sha256[=:]/i, '').trim();
 	if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
 	if (/^[A-Za-z0-9+/]{43}=?$/.test(text) || /^[A-Za-z0-9_-]{43}=?$/.test(text)) {
 		const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
