@@ -48,9 +48,8 @@ function dataOf(body: unknown, at?: AnswerAt): unknown {
 /** A list of records: every element an object. */
 function records(list: unknown, where: string, at?: AnswerAt): IDataObject[] {
 	if (!Array.isArray(list)) throw unusable(`${where} is ${kind(list)}, not a list`, at);
-	list.forEach((element, index) => {
-		if (!isObject(element)) throw unusable(`element ${index + 1} of ${where} is ${kind(element)}`, at);
-	});
+	const wrong = list.findIndex((element) => !isObject(element));
+	if (wrong >= 0) throw unusable(`element ${wrong + 1} of ${where} is ${kind(list[wrong])}`, at);
 	return list as IDataObject[];
 }
 

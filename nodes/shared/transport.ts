@@ -262,9 +262,8 @@ export async function sendWithRules(
 				const answer = { statusCode: outcome.statusCode ?? 200, body };
 				throw apiErrorFromResponse(node, answer, rules.itemIndex, unsure, rules.request);
 			}
-			if (rateLimited && decision.reason !== 'final') {
-				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, decision.reason === 'budget');
-			}
+			const overBudget = decision.reason === 'budget';
+			if (rateLimited) throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, overBudget);
 			throw apiErrorFromResponse(node, response!, rules.itemIndex, unsure, rules.request);
 		}
 	} finally {
