@@ -31,7 +31,6 @@ interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 're
 	authenticated?: boolean;
 	/** The base URL when no credential is used; otherwise the credential's. */
 	baseUrl?: string;
-	timeoutMs?: number;
 }
 
 interface FullResponse extends ApiResponse {
@@ -326,7 +325,7 @@ export async function apiRequestFull(
 		method: options.method,
 		url: joinUrl(baseUrl, options.path),
 		json: true,
-		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: DEFAULT_TIMEOUT_MS,
 		headers: { Accept: 'application/json' },
 	};
 	if (options.qs !== undefined) request.qs = options.qs;
