@@ -1,6 +1,6 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
+import { apiError, isObject, text } from './errors';
 import type { ListMeta, PlatformStatus } from './types';
 
 /** Checks of answers against SPEC.md's shapes before any item is made: a wrong answer taken as right loses items silently. */
@@ -16,10 +16,6 @@ export class UnusableAnswer extends Error {
 	}
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** What a value is, for a message: "a number", "null", "a list". */
 function kind(value: unknown): string {
 	if (value === undefined) return 'missing';
@@ -27,10 +23,6 @@ function kind(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
 	return `a ${typeof value}`;
-}
-
-function isCount(value: unknown): value is number {
-	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 /** Where an answer came from: the page of a list, and the HTTP status. */
@@ -56,9 +48,8 @@ function dataOf(body: unknown, at?: AnswerAt): unknown {
 /** A list of records: every element an object. */
 function records(list: unknown, where: string, at?: AnswerAt): IDataObject[] {
 	if (!Array.isArray(list)) throw unusable(`${where} is ${kind(list)}, not a list`, at);
-	list.forEach((element, index) => {
-		if (!isObject(element)) throw unusable(`element ${index + 1} of ${where} is ${kind(element)}`, at);
-	});
+	const wrong = list.findIndex((element) => !isObject(element));
+	if (wrong >= 0) throw unusable(`element ${wrong + 1} of ${where} is ${kind(list[wrong])}`, at);
 	return list as IDataObject[];
 }
 
@@ -69,8 +60,9 @@ export function listAnswer(body: unknown, at?: AnswerAt): { data: IDataObject[];
 	if (meta === undefined || meta === null) return { data };
 	if (!isObject(meta)) throw unusable(`\`meta\` is ${kind(meta)}`, at);
 	for (const field of ['page', 'per_page', 'total_count', 'total_pages']) {
-		if (meta[field] !== undefined && !isCount(meta[field])) {
-			throw unusable(`\`meta.${field}\` is ${JSON.stringify(meta[field]) ?? kind(meta[field])}, not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`, at);
+		const value = meta[field];
+		if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
+			throw unusable(`\`meta.${field}\` is ${JSON.stringify(value) ?? kind(value)}, not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`, at);
 		}
 	}
 	return { data, meta: meta as Partial<ListMeta> };
@@ -89,10 +81,6 @@ export function recordAnswer(body: unknown, at?: AnswerAt): IDataObject {
 		throw unusable(body === undefined || body === '' ? 'the answer is empty' : `the answer is ${kind(body)}, not an object`, at);
 	}
 	return body;
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /** A Data API answer: `data` a list of objects, `meta.platforms` reports that each name their platform. */
@@ -137,32 +125,11 @@ export function unusableAnswerError(
 	const statusCode = problem.statusCode ?? where.statusCode ?? 200;
 	const page = problem.page === undefined ? '' : `, page ${problem.page}`;
 	const message = `The service's answer to ${where.request}${page} (HTTP ${statusCode}) cannot be used: ${problem.message}`;
-	const error = new NodeApiError(
-		node,
-		{ error: { code: 'unusable_answer', message } },
-		{
-			message,
-			description:
-				'Nothing was output for this item rather than a result with items missing. The answer may come from a proxy or a faulty deploy of the service: run the node again later, and tell the service if it lasts.',
-			httpCode: String(statusCode),
-			itemIndex: where.itemIndex,
-		},
-	);
-	error.message = message;
-	error.context.apiErrorCode = 'unusable_answer';
-	return error;
-}
-
-/** Runs a check of an answer; what it refuses becomes the error that names the request and the status. */
-export function checkAnswer<T>(
-	node: INode,
-	check: () => T,
-	where: { request: string; statusCode?: number; itemIndex?: number },
-): T {
-	try {
-		return check();
-	} catch (error) {
-		if (error instanceof UnusableAnswer) throw unusableAnswerError(node, error, where);
-		throw new NodeOperationError(node, error as Error, { itemIndex: where.itemIndex });
-	}
+	return apiError(node, { error: { code: 'unusable_answer', message } }, 'unusable_answer', {
+		message,
+		description:
+			'Nothing was output for this item rather than a result with items missing. The answer may come from a proxy or a faulty deploy of the service: run the node again later, and tell the service if it lasts.',
+		httpCode: String(statusCode),
+		itemIndex: where.itemIndex,
+	});
 }

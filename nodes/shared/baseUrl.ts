@@ -15,12 +15,8 @@ function isLoopback(hostname: string): boolean {
 export function checkBaseUrl(value: unknown, field = 'Base URL'): Checked<string> {
 	const text = String(value ?? '').trim();
 	if (text === '') return refuse({ field, reason: 'the Base URL is empty', hint: HINT });
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		return refuse({ field, reason: `"${text}" is not a web address`, hint: HINT });
-	}
+	if (!URL.canParse(text)) return refuse({ field, reason: `"${text}" is not a web address`, hint: HINT });
+	const url = new URL(text);
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return refuse({ field, reason: `"${text}" is not an http(s) address`, hint: HINT });
 	}

@@ -3,9 +3,8 @@ export const CREDENTIAL_NAME = 'socialAggregatorApi';
 /** The largest `per_page` the service accepts on paged lists. */
 export const MAX_PER_PAGE = 100;
 
-export type DataTermType = 'username' | 'hashtag' | 'channel' | 'mentions' | 'reviews';
-
-export const DATA_TERM_TYPES: DataTermType[] = ['username', 'hashtag', 'channel', 'mentions', 'reviews'];
+export const DATA_TERM_TYPES = ['username', 'hashtag', 'channel', 'mentions', 'reviews'] as const;
+export type DataTermType = (typeof DATA_TERM_TYPES)[number];
 
 /** SPEC.md's Data API platforms and their term types: the dropdown fallback, and the rule checked before any request. */
 export const DATA_API_TERM_TYPES: Record<string, DataTermType[]> = {

@@ -5,27 +5,13 @@ import type {
 } from 'n8n-workflow';
 
 import { checkBaseUrl } from './baseUrl';
-import { redact } from './errors';
+import { envelopeMessage, redact } from './errors';
 import { describeRefusal } from './refusal';
 
 /** The name nodes give in `testedBy` for the credential test below. */
 export const CREDENTIAL_TEST = 'socialAggregatorApiTest';
 
 const TEST_TIMEOUT_MS = 20_000;
-
-/** The service's own words from an error answer, when it sent its envelope. */
-function envelopeMessage(body: unknown): string | undefined {
-	let parsed = body;
-	if (typeof body === 'string') {
-		try {
-			parsed = JSON.parse(body);
-		} catch {
-			return undefined;
-		}
-	}
-	const message = (parsed as { error?: { message?: unknown } } | null)?.error?.message;
-	return typeof message === 'string' && message.trim() !== '' ? message.trim() : undefined;
-}
 
 /** The Base URL check, then `GET /account`: a refusal shows the service's own message (n8n's would say "Unauthorized"). */
 export async function socialAggregatorApiTest(
@@ -56,6 +42,6 @@ export async function socialAggregatorApiTest(
 		};
 	}
 	if (response.ok) return { status: 'OK', message: 'Connection successful!' };
-	const said = envelopeMessage(await response.text().catch(() => '')) ?? 'The service refused the request';
+	const said = envelopeMessage(await response.json().catch(() => undefined)) ?? 'The service refused the request';
 	return { status: 'Error', message: redact(`${said} (HTTP ${response.status} from GET /account)`, [apiKey]) };
 }

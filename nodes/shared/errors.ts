@@ -1,13 +1,27 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import type { ApiErrorEnvelope } from './types';
-
 /** What the transport (or declarative routing) got back from the service. */
 export interface ApiResponse {
 	statusCode: number;
-	headers?: Record<string, unknown>;
 	body: unknown;
+}
+
+interface ApiErrorAction extends IDataObject {
+	type?: string;
+	upgrade_url?: string;
+	connection_url?: string;
+	checkout_url?: string;
+}
+
+/** SPEC.md's error envelope; every field is checked before it is used. */
+interface ApiErrorEnvelope {
+	error: {
+		code: string;
+		message: string;
+		details?: Record<string, string[] | string>;
+		action?: ApiErrorAction;
+	};
 }
 
 /** One sentence per status (and, where one status means several things, per code) that tells the user what to do next. */
@@ -29,28 +43,29 @@ const CODE_ADVICE: Record<string, string> = {
 
 const SERVER_ADVICE = 'The service had a problem. Run the node again in a moment.';
 
-/** What to do about an error; a 422 with an action link, or without field details, gets no advice about fields. */
-function adviceFor(
-	statusCode: number,
-	code?: string,
-	context: { hasDetails?: boolean; hasAction?: boolean } = {},
-): string | undefined {
+/** What to do about an error; a 422 gets advice about fields only when it lists them and has no action link. */
+function adviceFor(statusCode: number, code: string | undefined, listsFields: boolean): string | undefined {
 	if (code && CODE_ADVICE[code]) return CODE_ADVICE[code];
-	if (statusCode === 422 && (context.hasAction || !context.hasDetails)) return undefined;
-	if (STATUS_ADVICE[statusCode]) return STATUS_ADVICE[statusCode];
-	if (statusCode >= 500) return SERVER_ADVICE;
-	return undefined;
+	if (statusCode === 422 && !listsFields) return undefined;
+	return STATUS_ADVICE[statusCode] ?? (statusCode >= 500 ? SERVER_ADVICE : undefined);
 }
 
 /** Text from the service, or nothing when it is blank or not text (an object would read "[object Object]"). */
-function text(value: unknown): string | undefined {
+export function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
+export function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function isEnvelope(body: unknown): body is ApiErrorEnvelope {
-	if (typeof body !== 'object' || body === null) return false;
-	const error = (body as { error?: unknown }).error;
-	return typeof error === 'object' && error !== null && !Array.isArray(error);
+	return isObject(body) && isObject(body.error);
+}
+
+/** The service's own words in its error envelope, when it sent one. */
+export function envelopeMessage(body: unknown): string | undefined {
+	return isEnvelope(body) ? text(body.error.message) : undefined;
 }
 
 /** The link the user should open: an upgrade, a connection or a checkout page. */
@@ -67,8 +82,7 @@ function describeDetails(details: ApiErrorEnvelope['error']['details']): string[
 	});
 }
 
-function describeAction(action: ApiErrorEnvelope['error']['action']): string | undefined {
-	const link = actionLink(action);
+function describeAction(action: ApiErrorEnvelope['error']['action'], link: string | undefined): string | undefined {
 	if (!action || !link) return undefined;
 	if (action.type === 'upgrade_plan') {
 		const plan = (action.required_plan_display_name ?? action.required_plan) as string | undefined;
@@ -80,11 +94,21 @@ function describeAction(action: ApiErrorEnvelope['error']['action']): string | u
 
 /** Cuts every secret out of a text; one under 4 characters is left, so a trivial value cannot blank a message. */
 export function redact(text: string, secrets: Array<string | undefined>): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]');
-	}
-	return result;
+	const cut = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 4);
+	return cut.reduce((said, secret) => said.replaceAll(secret, '[redacted]'), text);
+}
+
+/** An n8n error keeping our message (NodeApiError replaces some with generic ones) and the service's `error.code`. */
+export function apiError(
+	node: INode,
+	body: JsonObject,
+	code: string | null,
+	options: { message: string; description: string; httpCode?: string; itemIndex?: number },
+): NodeApiError {
+	const error = new NodeApiError(node, body, options);
+	error.message = options.message;
+	error.context.apiErrorCode = code;
+	return error;
 }
 
 /** SPEC.md's error envelope as an n8n error: its message, then `details` per field, the action's link and advice. */
@@ -98,43 +122,19 @@ export function apiErrorFromResponse(
 	request?: string,
 ): NodeApiError {
 	const { statusCode, body } = response;
-	let message: string;
-	let code: string | undefined;
-	const lines: string[] = [];
-	let hasDetails = false;
-	let hasAction = false;
-
+	const envelope = isEnvelope(body) ? body.error : undefined;
 	const answered = `The service answered HTTP ${statusCode}${request ? ` to ${request}` : ''}`;
-	if (isEnvelope(body)) {
-		message = text(body.error.message) ?? `${answered} without a readable message`;
-		code = text(body.error.code);
-		const details = describeDetails(body.error.details);
-		hasDetails = details.length > 0;
-		lines.push(...details);
-		const action = describeAction(body.error.action);
-		hasAction = action !== undefined;
-		if (action) lines.push(action);
-	} else {
-		message = answered;
-	}
+	const message = envelope ? (text(envelope.message) ?? `${answered} without a readable message`) : answered;
+	const code = text(envelope?.code);
+	const details = describeDetails(envelope?.details);
+	const link = actionLink(envelope?.action);
+	const action = describeAction(envelope?.action, link);
+	const next = advice ?? adviceFor(statusCode, code, details.length > 0 && action === undefined);
+	const description = [...details, action, next, code ? `Error code: ${code}` : undefined].filter(Boolean).join('\n');
 
-	const next = advice ?? adviceFor(statusCode, code, { hasDetails, hasAction });
-	if (next) lines.push(next);
-	if (code) lines.push(`Error code: ${code}`);
-
-	const errorBody: JsonObject = isEnvelope(body)
-		? (body as unknown as JsonObject)
-		: { error: { code: `http_${statusCode}`, message } };
-	const error = new NodeApiError(node, errorBody, {
-		message,
-		description: lines.join('\n'),
-		httpCode: String(statusCode),
-		itemIndex,
-	});
-	// NodeApiError replaces some messages with generic ones; the service's own words are clearer.
-	error.message = message;
-	error.context.apiErrorCode = code ?? null;
-	const link = isEnvelope(body) ? actionLink(body.error.action) : undefined;
+	const errorBody = envelope ? (body as JsonObject) : { error: { code: `http_${statusCode}`, message } };
+	const httpCode = String(statusCode);
+	const error = apiError(node, errorBody, code ?? null, { message, description, httpCode, itemIndex });
 	if (link) error.context.actionUrl = link;
 	return error;
 }
@@ -147,27 +147,25 @@ export function mayHaveActedAdvice(verify?: string): string {
 /** A request that never got an answer; `mayHaveActed` is the advice when it may have changed something. */
 export function networkError(
 	node: INode,
-	cause: { code?: string; message?: string },
-	attempts: number,
+	systemCode: string | undefined,
+	tries: number,
 	itemIndex?: number,
 	mayHaveActed?: string,
 ): NodeApiError {
-	const reason = cause.code ?? 'a network error';
-	const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+	const reason = systemCode ?? 'a network error';
 	const message = mayHaveActed
 		? `The connection to the service failed after the request was sent (${reason}); its answer never came`
-		: `The service could not be reached (${reason}) after ${tries}`;
+		: `The service could not be reached (${reason}) after ${attempts(tries)}`;
 	const description =
 		mayHaveActed ??
 		'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.';
-	const error = new NodeApiError(
-		node,
-		{ error: { code: cause.code ?? 'network_error', message } },
-		{ message, description, itemIndex },
-	);
-	error.message = message;
-	error.context.apiErrorCode = cause.code ?? 'network_error';
-	return error;
+	const code = systemCode ?? 'network_error';
+	return apiError(node, { error: { code, message } }, code, { message, description, itemIndex });
+}
+
+/** "1 attempt", "3 attempts". */
+export function attempts(n: number): string {
+	return `${n} attempt${n === 1 ? '' : 's'}`;
 }
 
 /** The service's `error.code` kept on an error made by `apiErrorFromResponse`. */

@@ -46,8 +46,6 @@ export function checkEmail(value: unknown): Checked<string> {
 
 /** A parameter's value whether it is plain or a resource locator. */
 export function locatorValue(value: unknown): string {
-	if (value && typeof value === 'object' && 'value' in value) {
-		return String((value as { value: unknown }).value ?? '');
-	}
-	return value === undefined || value === null ? '' : String(value);
+	const plain = value && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
+	return plain === undefined || plain === null ? '' : String(plain);
 }

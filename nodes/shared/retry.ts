@@ -51,18 +51,14 @@ export function isIdempotent(method: IHttpRequestMethods): boolean {
 
 /** A 429 means the service did not act, so every method retries it; anything else only requests safe to repeat. */
 export function isRetryable(method: IHttpRequestMethods, outcome: AttemptOutcome): boolean {
-	if (outcome.kind === 'status') {
-		if (outcome.statusCode === 429) return true;
-		return TRANSIENT_STATUSES.includes(outcome.statusCode) && isIdempotent(method);
-	}
-	return isIdempotent(method);
+	if (outcome.kind === 'status' && outcome.statusCode === 429) return true;
+	return (outcome.kind !== 'status' || TRANSIENT_STATUSES.includes(outcome.statusCode)) && isIdempotent(method);
 }
 
 /** `Retry-After` in milliseconds: whole seconds or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) return undefined;
-	const trimmed = value.trim();
-	if (trimmed === '') return undefined;
+	const trimmed = value?.trim();
+	if (!trimmed) return undefined;
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
 	const date = Date.parse(trimmed);
 	if (Number.isNaN(date)) return undefined;

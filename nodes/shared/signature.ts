@@ -25,10 +25,9 @@ export function findSignatureHeader(
 	configuredName?: string,
 ): { name: string; value: string } | { error: 'missing_header' | 'ambiguous_header' } {
 	const wanted = (configuredName ?? '').trim().toLowerCase();
-	const names = Object.keys(headers).filter((name) =>
-		wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER.test(name),
+	const present = Object.keys(headers).filter(
+		(name) => (wanted ? name.toLowerCase() === wanted : SIGNATURE_HEADER.test(name)) && firstValue(headers[name]),
 	);
-	const present = names.filter((name) => firstValue(headers[name]) !== undefined);
 	if (present.length === 0) return { error: 'missing_header' };
 	if (present.length > 1) {
 		// Node lower-cases incoming header names, so two entries can only come from a hand-built bag.
@@ -40,38 +39,18 @@ export function findSignatureHeader(
 
 function firstValue(value: string | string[] | undefined): string | undefined {
 	const single = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
-	if (single === undefined) return undefined;
-	const trimmed = String(single).trim();
-	return trimmed === '' ? undefined : trimmed;
+	return single === undefined ? undefined : String(single).trim() || undefined;
 }
 
 /** The 32 bytes of a signature: `sha256=<hex>`, bare hex, or base64 (standard or URL-safe); else `undefined`. */
 export function decodeSignature(value: string): Buffer | undefined {
-	let text = value.trim();
-	const prefix = /^sha256[=:]/i.exec(text);
-	if (prefix) text = text.slice(prefix[0].length).trim();
+	const text = value.trim().replace(/^sha256[=:]/i, '').trim();
 	if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
 	if (/^[A-Za-z0-9+/]{43}=?$/.test(text) || /^[A-Za-z0-9_-]{43}=?$/.test(text)) {
 		const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 		return bytes.length === DIGEST_BYTES ? bytes : undefined;
 	}
 	return undefined;
-}
-
-/** HMAC-SHA256 of the raw body, keyed with the secret. */
-function computeSignature(secret: string, rawBody: Buffer | string): Buffer {
-	return createHmac('sha256', secret).update(rawBody).digest();
-}
-
-/** The header value the service sends for a body: `sha256=<lowercase hex>`. */
-export function signBody(secret: string, rawBody: Buffer | string): string {
-	return `sha256=${computeSignature(secret, rawBody).toString('hex')}`;
-}
-
-/** Constant-time comparison of two signatures, with the length checked first. */
-export function signaturesEqual(expected: Buffer, actual: Buffer): boolean {
-	if (expected.length !== actual.length) return false;
-	return timingSafeEqual(expected, actual);
 }
 
 interface VerifyOptions {
@@ -90,34 +69,29 @@ export function verifyDelivery(options: VerifyOptions): SignatureResult {
 	if ('error' in found) return { valid: false, reason: found.error };
 	if (secrets.length === 0) return { valid: false, reason: 'missing_secret', header: found.name };
 	const body = options.rawBody;
-	if (body === undefined || body === null || (typeof body !== 'string' && !Buffer.isBuffer(body))) {
+	if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
 		return { valid: false, reason: 'missing_body', header: found.name };
 	}
 	const actual = decodeSignature(found.value);
 	if (!actual) return { valid: false, reason: 'malformed_signature', header: found.name };
-	let matched = false;
-	for (const secret of secrets) {
-		if (signaturesEqual(computeSignature(secret, body), actual)) matched = true;
-	}
-	return matched ? { valid: true, header: found.name } : { valid: false, reason: 'mismatch', header: found.name };
+	// `actual` has the digest's 32 bytes (decodeSignature answers no other length), as timingSafeEqual needs.
+	const matched = secrets.map((secret) => timingSafeEqual(createHmac('sha256', secret).update(body).digest(), actual));
+	if (matched.includes(true)) return { valid: true, header: found.name };
+	return { valid: false, reason: 'mismatch', header: found.name };
 }
 
 /** A sentence for the log about a refused delivery: names the header, never a value. */
 export function describeFailure(result: SignatureResult): string {
 	if (result.valid) return 'The signature is valid';
 	const header = result.header ? ` (header ${result.header})` : '';
-	switch (result.reason) {
-		case 'missing_header':
-			return 'The delivery carries no signature header';
-		case 'ambiguous_header':
-			return 'The delivery carries several X-…-Signature headers; set "Signature Header" in the node options';
-		case 'malformed_signature':
-			return `The signature is not sha256=<hex>, hex or base64 of 32 bytes${header}`;
-		case 'missing_body':
-			return 'The raw request body is not available, so the signature cannot be checked';
-		case 'missing_secret':
-			return 'No signing secret is stored for this trigger; deactivate and activate the workflow to register it again';
-		case 'mismatch':
-			return `The signature does not match the body${header}`;
-	}
+	const sentences: Record<SignatureFailure, string> = {
+		missing_header: 'The delivery carries no signature header',
+		ambiguous_header: 'The delivery carries several X-…-Signature headers; set "Signature Header" in the node options',
+		malformed_signature: `The signature is not sha256=<hex>, hex or base64 of 32 bytes${header}`,
+		missing_body: 'The raw request body is not available, so the signature cannot be checked',
+		missing_secret:
+			'No signing secret is stored for this trigger; deactivate and activate the workflow to register it again',
+		mismatch: `The signature does not match the body${header}`,
+	};
+	return sentences[result.reason];
 }

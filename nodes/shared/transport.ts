@@ -7,10 +7,10 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
-import { checkAnswer } from './answers';
+import { UnusableAnswer, unusableAnswerError } from './answers';
 import { checkBaseUrl } from './baseUrl';
 import { CREDENTIAL_NAME } from './constants';
-import { apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
+import { apiErrorFromResponse, attempts, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
@@ -22,8 +22,7 @@ import {
 import { valid } from './refusal';
 import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
-interface ApiRequestOptions {
-	method: IHttpRequestMethods;
+interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 'retry' | 'acceptStatuses'> {
 	/** A path below the base URL (`/feeds/1`), or an absolute URL the service gave (`poll_url`). */
 	path: string;
 	qs?: IDataObject;
@@ -32,12 +31,6 @@ interface ApiRequestOptions {
 	authenticated?: boolean;
 	/** The base URL when no credential is used; otherwise the credential's. */
 	baseUrl?: string;
-	/** The input item this request is for, named in errors. */
-	itemIndex?: number;
-	retry?: Partial<RetryPolicy>;
-	/** Statuses above 299 that are answers rather than errors (a 410 while polling, say). */
-	acceptStatuses?: number[];
-	timeoutMs?: number;
 }
 
 interface FullResponse extends ApiResponse {
@@ -52,68 +45,77 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
-/** The field named when the credential's Base URL is refused. */
-const CREDENTIAL_BASE_URL_FIELD = 'Base URL (of the Social Aggregator API credential)';
-
 /** The credential's base URL without trailing slashes, checked before any request. */
 export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number): Promise<string> {
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
-	return valid(this.getNode(), checkBaseUrl(credentials.baseUrl, CREDENTIAL_BASE_URL_FIELD), itemIndex);
+	const checked = checkBaseUrl(credentials.baseUrl, 'Base URL (of the Social Aggregator API credential)');
+	return valid(this.getNode(), checked, itemIndex);
 }
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-	const value = key === undefined ? undefined : headers[key];
+function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 	if (Array.isArray(value)) return String(value[0]);
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-/** The system error code of a failed request, wherever n8n or axios put it. */
-function networkCode(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
+/** What an answer means: itself to hand back, or the outcome of an attempt for the retry policy to judge. */
+function answerOutcome(response: FullResponse, rules: SendRules, mayHaveActed: boolean): SentResponse | AttemptOutcome {
+	const { statusCode } = response;
+	const accepted = statusCode < 300 || rules.acceptStatuses?.includes(statusCode);
+	// A JSON API answers objects: a success whose body is a string did not parse as JSON.
+	const malformed = typeof response.body === 'string' && response.body.trim() !== '';
+	if (accepted && !malformed) return response;
+	if (statusCode === 404 && rules.method === 'DELETE' && mayHaveActed) return { ...response, alreadyGone: true };
+	if (accepted) return { kind: 'malformed', reason: 'its body is not a JSON object', statusCode };
+	return { kind: 'status', statusCode, retryAfter: headerValue(response.headers, 'retry-after') };
 }
 
-/** An answer that came but could not be read (cut off half-way, or not compressed as its headers said), from n8n's error. */
-function unreadableAnswer(error: unknown): { reason: string; statusCode?: number } | undefined {
+/**
+ * What a failed attempt means, from n8n's error down its `cause` chain: an answer that came but could not be read (cut
+ * off half-way, or not compressed as its headers said), a failed connection, or (undefined) a request never sent.
+ */
+function failureOutcome(error: unknown): AttemptOutcome | undefined {
+	let code: string | undefined;
 	let reason: string | undefined;
 	let statusCode: number | undefined;
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const { code, message, response } = current as { code?: unknown; message?: unknown; response?: { status?: unknown } };
-		const said = `${String(code ?? '')} ${String(message ?? '')}`;
-		if (typeof response?.status === 'number') statusCode ??= response.status;
+		const failed = current as { code?: unknown; message?: unknown; response?: { status?: unknown }; cause?: unknown };
+		if (typeof failed.code === 'string' && /^E[A-Z_]+$/.test(failed.code)) code ??= failed.code;
+		if (typeof failed.response?.status === 'number') statusCode ??= failed.response.status;
+		const said = `${String(failed.code ?? '')} ${String(failed.message ?? '')}`;
 		if (/ERR_BAD_RESPONSE|stream has been aborted|unexpected end of file|premature close/i.test(said)) {
 			reason ??= 'its body ended before it was complete';
 		} else if (/\bZ_[A-Z_]+|incorrect header check|decompression failed|invalid (stored )?block/i.test(said)) {
 			reason ??= 'it was not encoded the way its headers said (Content-Encoding)';
 		}
-		current = (current as { cause?: unknown }).cause;
+		current = failed.cause;
 	}
-	return reason ? { reason, statusCode } : undefined;
-}
-
-/** A success whose body did not parse as JSON: a JSON API answers objects, so a string body means that. */
-function isMalformed(response: ApiResponse): boolean {
-	return typeof response.body === 'string' && response.body.trim() !== '';
-}
-
-/** Whether a code means the connection failed (`ECONNRESET`…); `ERR_INVALID_URL` or `ERR_CANCELED` would fail again the same way. */
-function isConnectionFailure(code: string | undefined): boolean {
-	if (!code) return false;
-	if (!code.startsWith('ERR_')) return true;
-	return code === 'ERR_NETWORK' || code.startsWith('ERR_SOCKET_') || code === 'ERR_STREAM_PREMATURE_CLOSE';
+	if (reason) return { kind: 'malformed', reason, statusCode };
+	// A failed connection (`ECONNRESET`…); `ERR_INVALID_URL` or `ERR_CANCELED` would fail again the same way.
+	const connection = code && (!code.startsWith('ERR_') || /^ERR_(NETWORK|SOCKET_.*|STREAM_PREMATURE_CLOSE)$/.test(code));
+	return connection ? { kind: 'network', code } : undefined;
 }
 
 /** Connection failures before the request reached the service: whatever the method, it cannot have acted. */
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL'];
+
+/** Whether the service may have acted on an attempt that ended so: a 5xx, or an answer lost or cut off on its way. */
+function mayHaveActedOn(outcome: AttemptOutcome): boolean {
+	if (outcome.kind === 'status') return outcome.statusCode >= 500;
+	return outcome.kind === 'malformed' || !NOT_SENT_CODES.includes(outcome.code ?? '');
+}
+
+/** A request that could not be sent at all (a bad URL, say): n8n's message without the secrets. */
+async function unsentError(node: INode, failure: unknown, rules: SendRules): Promise<NodeOperationError> {
+	const text = failure instanceof Error ? failure.message : String(failure);
+	const secrets = rules.secrets ? await rules.secrets() : [];
+	return new NodeOperationError(node, redact(text, secrets), {
+		itemIndex: rules.itemIndex,
+		description: 'The request to the service could not be sent.',
+	});
+}
 
 /**
  * What one node run's requests share so that a rate limit costs few 429s: at most `slots` in flight, and a gate the
@@ -149,18 +151,13 @@ export class RequestGate {
 		this.queued.shift()?.();
 	}
 
-	/** A request got a 429: whether it is the probe that waits out the limit (else it waits at the gate). */
-	limited(request: object): boolean {
+	/** A 429: the request becomes the probe that waits out the limit, or gets the probe's end (whether it passed). */
+	limited(request: object): Promise<boolean> | undefined {
 		if (this.probe === undefined) {
 			this.probe = request;
 			this.opened = new Promise<boolean>((resolve) => (this.open = resolve));
 		}
-		return this.probe === request;
-	}
-
-	/** Waits with the probe; resolves whether the limit let it through. */
-	async waitWithProbe(): Promise<boolean> {
-		return this.opened ? await this.opened : true;
+		return this.probe === request ? undefined : this.opened;
 	}
 
 	/** The request was answered otherwise than 429 (`passed`) or gave up: if it was the probe, the gate opens. */
@@ -176,9 +173,10 @@ export class RequestGate {
 
 export interface SendRules {
 	method: IHttpRequestMethods;
+	/** The input item this request is for, named in errors. */
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
-	/** Statuses above 299 that are answers rather than errors. */
+	/** Statuses above 299 that are answers rather than errors (a 410 while polling, say). */
 	acceptStatuses?: number[];
 	/** The secrets to cut out of the message of a request that could not be sent. */
 	secrets?: () => Promise<Array<string | undefined>>;
@@ -195,10 +193,6 @@ export interface SentResponse extends FullResponse {
 	alreadyGone?: boolean;
 }
 
-function attempts(n: number): string {
-	return `${n} attempt${n === 1 ? '' : 's'}`;
-}
-
 /**
  * Sends one request by the package's rules: retries 429 and transient failures within the policy (see retry.ts), and
  * turns what is left into the right n8n error. A write that may have reached the service is never reported as if it
@@ -212,7 +206,6 @@ export async function sendWithRules(
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...rules.retry };
 	const { gate } = rules;
 	const request = {};
-	const idempotent = isIdempotent(rules.method);
 	let waitedMs = 0;
 	/** An earlier attempt may have reached the service and acted (its answer was lost or a 5xx). */
 	let mayHaveActed = false;
@@ -231,46 +224,17 @@ export async function sendWithRules(
 			// Anything but a 429 shows the limit has room again.
 			if (response?.statusCode !== 429) gate?.done(request, true);
 
-			let outcome: AttemptOutcome;
-			if (response) {
-				const accepted = response.statusCode < 300 || rules.acceptStatuses?.includes(response.statusCode);
-				if (accepted && !isMalformed(response)) return response;
-				if (response.statusCode === 404 && rules.method === 'DELETE' && mayHaveActed) {
-					return { ...response, alreadyGone: true };
-				}
-				outcome = accepted
-					? { kind: 'malformed', reason: 'its body is not a JSON object', statusCode: response.statusCode }
-					: {
-							kind: 'status',
-							statusCode: response.statusCode,
-							retryAfter: headerValue(response.headers, 'retry-after'),
-						};
-			} else {
-				const unreadable = unreadableAnswer(failure);
-				const code = networkCode(failure);
-				if (unreadable) {
-					outcome = { kind: 'malformed', ...unreadable };
-				} else if (!isConnectionFailure(code)) {
-					const text = failure instanceof Error ? failure.message : String(failure);
-					const secrets = rules.secrets ? await rules.secrets() : [];
-					throw new NodeOperationError(node, redact(text, secrets), {
-						itemIndex: rules.itemIndex,
-						description: 'The request to the service could not be sent.',
-					});
-				} else {
-					outcome = { kind: 'network', code };
-				}
-			}
+			const outcome = response ? answerOutcome(response, rules, mayHaveActed) : failureOutcome(failure);
+			if (!outcome) throw await unsentError(node, failure, rules);
+			if (!('kind' in outcome)) return outcome;
+			mayHaveActed ||= mayHaveActedOn(outcome);
 			const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
-			if (outcome.kind === 'malformed' || (outcome.kind === 'status' && outcome.statusCode >= 500)) {
-				mayHaveActed = true;
-			}
-			if (outcome.kind === 'network' && !NOT_SENT_CODES.includes(outcome.code ?? '')) mayHaveActed = true;
 
-			if (rateLimited && gate && !gate.limited(request)) {
+			const probeEnd = rateLimited ? gate?.limited(request) : undefined;
+			if (probeEnd) {
 				// Another request is waiting out the limit: wait with it instead of spending a 429 of our own.
 				const started = retryTiming.now();
-				const through = await gate.waitWithProbe();
+				const through = await probeEnd;
 				waitedMs += retryTiming.now() - started;
 				if (through && attempt < policy.maxAttempts) continue;
 				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex);
@@ -283,8 +247,8 @@ export async function sendWithRules(
 				continue;
 			}
 
-			const unsure = !idempotent && mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
-			if (outcome.kind === 'network') throw networkError(node, { code: outcome.code }, attempt, rules.itemIndex, unsure);
+			const unsure = !isIdempotent(rules.method) && mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
+			if (outcome.kind === 'network') throw networkError(node, outcome.code, attempt, rules.itemIndex, unsure);
 			if (outcome.kind === 'malformed') {
 				const to = rules.request ? ` to ${rules.request}` : '';
 				const status = outcome.statusCode === undefined ? '' : ` (HTTP ${outcome.statusCode})`;
@@ -294,12 +258,11 @@ export async function sendWithRules(
 						message: `The service's answer${to}${status} could not be read: ${outcome.reason} (after ${attempts(attempt)})`,
 					},
 				};
-				const statusCode = outcome.statusCode ?? 200;
-				throw apiErrorFromResponse(node, { statusCode, body }, rules.itemIndex, unsure, rules.request);
+				const answer = { statusCode: outcome.statusCode ?? 200, body };
+				throw apiErrorFromResponse(node, answer, rules.itemIndex, unsure, rules.request);
 			}
-			if (rateLimited && decision.reason !== 'final') {
-				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, decision.reason === 'budget');
-			}
+			const overBudget = decision.reason === 'budget';
+			if (rateLimited) throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, overBudget);
 			throw apiErrorFromResponse(node, response!, rules.itemIndex, unsure, rules.request);
 		}
 	} finally {
@@ -362,7 +325,7 @@ export async function apiRequestFull(
 		method: options.method,
 		url: joinUrl(baseUrl, options.path),
 		json: true,
-		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: DEFAULT_TIMEOUT_MS,
 		headers: { Accept: 'application/json' },
 	};
 	if (options.qs !== undefined) request.qs = options.qs;
@@ -370,11 +333,8 @@ export async function apiRequestFull(
 
 	const send = async () => await sendAuthenticated(this, request, authenticated);
 	return await sendWithRules(this.getNode(), send, {
-		method: options.method,
-		itemIndex: options.itemIndex,
+		...options,
 		request: `${options.method} ${options.path}`,
-		retry: options.retry,
-		acceptStatuses: options.acceptStatuses,
 		secrets: authenticated ? credentialSecrets(this, options.itemIndex) : undefined,
 	});
 }
@@ -397,5 +357,10 @@ export async function apiRequestChecked<T>(
 	const response = await apiRequestFull.call(ctx, options);
 	const request = options.request ?? `${options.method} ${options.path}`;
 	const where = { request, statusCode: response.statusCode, itemIndex: options.itemIndex };
-	return checkAnswer(ctx.getNode(), () => check(response.body, where), where);
+	try {
+		return check(response.body, where);
+	} catch (error) {
+		if (error instanceof UnusableAnswer) throw unusableAnswerError(ctx.getNode(), error, where);
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: options.itemIndex });
+	}
 }

@@ -8,22 +8,6 @@ export interface ListMeta {
 	total_pages: number;
 }
 
-interface ApiErrorAction extends IDataObject {
-	type?: string;
-	upgrade_url?: string;
-	connection_url?: string;
-	checkout_url?: string;
-}
-
-export interface ApiErrorEnvelope {
-	error: {
-		code: string;
-		message: string;
-		details?: Record<string, string[] | string>;
-		action?: ApiErrorAction;
-	};
-}
-
 /** One element of `meta.platforms` in Data API responses. */
 export interface PlatformStatus {
 	platform: string;
@@ -41,11 +25,6 @@ export interface DataPost extends IDataObject {
 	url: string | null;
 	post_created_at: string | null;
 	message: string | null;
-}
-
-export interface DataPostsResponse {
-	data: DataPost[];
-	meta: { total_results: number; platforms: PlatformStatus[] };
 }
 
 export interface WebhookSubscription extends IDataObject {

@@ -12,12 +12,7 @@ export const allowHttpOption: INodeProperties = {
 
 /** What keeps the service from delivering to a URL: not a web address, or plain http where it is not allowed. */
 export function webhookUrlProblem(value: string, allowHttp: boolean): 'invalid' | 'http' | undefined {
-	let protocol: string;
-	try {
-		protocol = new URL(value).protocol;
-	} catch {
-		return 'invalid';
-	}
+	const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
 	if (protocol !== 'http:' && protocol !== 'https:') return 'invalid';
 	return protocol === 'http:' && !allowHttp ? 'http' : undefined;
 }

@@ -5,7 +5,8 @@ import {
 	shapeSearchOutput,
 } from '../../../nodes/SocialAggregatorData/v1/actions/post/search.operation';
 import { collectRounds, postKey, type RoundPlan } from '../../../nodes/shared/pagination';
-import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
+import type { DataPost, PlatformStatus } from '../../../nodes/shared/types';
+import type { DataPostsResponse } from '../shared/dataPostsResponse';
 
 type SearchRound = { platforms: string[]; cursor?: string };
 type SearchPlan = Omit<RoundPlan<DataPost>, 'fetchRound' | 'maxRequests'> & { maxRequests?: number };

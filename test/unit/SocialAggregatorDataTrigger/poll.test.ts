@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 
 import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
 import { oldestFirst, pollOnce, pollKey, type PollState } from '../../../nodes/SocialAggregatorDataTrigger/poll';
-import type { DataPost, DataPostsResponse, PlatformStatus } from '../../../nodes/shared/types';
+import type { DataPost, PlatformStatus } from '../../../nodes/shared/types';
+import type { DataPostsResponse } from '../shared/dataPostsResponse';
 
 /** A small Data API: posts per platform, newest first, pages of `pageSize`, cursors `<platform>@<offset>`. */
 class DataApiStub {

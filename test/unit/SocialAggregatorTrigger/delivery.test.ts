@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerDelivery, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { signBody } from '../../../nodes/shared/signature';
+import { signBody } from '../shared/signBody';
 
 const SECRET = 'whsec_unit_secret_9876543210';
 

@@ -10,7 +10,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
 import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { signBody } from '../../../nodes/shared/signature';
+import { signBody } from '../shared/signBody';
 import { hookContext, WebhookApiStub } from './stub';
 
 const SEED = Number(process.env.FC_SEED ?? 20261125);

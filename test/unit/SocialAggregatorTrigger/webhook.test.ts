@@ -11,7 +11,7 @@ import {
 	rawDeliveryId,
 	rememberHandled,
 } from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { signBody } from '../../../nodes/shared/signature';
+import { signBody } from '../shared/signBody';
 import { hookContext, WebhookApiStub } from './stub';
 
 const SECRET = 'whsec_unit_secret_9876543210';

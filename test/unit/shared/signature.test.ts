@@ -4,10 +4,9 @@ import {
 	decodeSignature,
 	describeFailure,
 	findSignatureHeader,
-	signBody,
-	signaturesEqual,
 	verifyDelivery,
 } from '../../../nodes/shared/signature';
+import { signBody } from './signBody';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const BODY = Buffer.from('{"id":"dlv_1","event":"post.created","occurred_at":"2026-01-01T00:00:00Z","data":{"posts":[]}}');
@@ -79,14 +78,17 @@ describe('findSignatureHeader', () => {
 	});
 });
 
-describe('signaturesEqual', () => {
+describe('signature comparison', () => {
 	it('compares equal-length buffers and refuses other lengths without throwing', () => {
 		const a = hmac(SECRET, BODY);
-		expect(signaturesEqual(a, Buffer.from(a))).toBe(true);
+		const signedWith = (signature: Buffer) =>
+			verifyDelivery({ headers: { 'x-service-signature': signature.toString('hex') }, rawBody: BODY, secrets: [SECRET] })
+				.valid;
+		expect(signedWith(Buffer.from(a))).toBe(true);
 		const b = Buffer.from(a);
 		b[31] ^= 1;
-		expect(signaturesEqual(a, b)).toBe(false);
-		expect(signaturesEqual(a, a.subarray(0, 31))).toBe(false);
+		expect(signedWith(b)).toBe(false);
+		expect(signedWith(a.subarray(0, 31))).toBe(false);
 	});
 });
 

@@ -1,0 +1,7 @@
+import type { DataPost, PlatformStatus } from '../../../nodes/shared/types';
+
+/** A Data API search answer as SPEC.md shows it. */
+export interface DataPostsResponse {
+	data: DataPost[];
+	meta: { total_results: number; platforms: PlatformStatus[] };
+}
