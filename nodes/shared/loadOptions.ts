@@ -5,21 +5,10 @@ import { locatorValue } from './input';
 import { collectPages, type Page } from './pagination';
 import { apiRequest } from './transport';
 
-/** Dropdowns must open fast: one attempt and a short wait, no long backoff. */
+/** Dropdowns must open fast: one attempt and a short wait, no long backoff. Answers are read as any JSON. */
 const QUICK = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
 
-function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
-	return a.name.localeCompare(b.name);
-}
-
-
-
-/** The answer of one dropdown request: any JSON, since a shape SPEC.md does not show may differ. */
-async function fetchForDropdown(this: ILoadOptionsFunctions, path: string, qs?: IDataObject): Promise<unknown> {
-	return await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
-}
-
-function isObject(value: unknown): value is IDataObject {
+export function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -121,7 +110,7 @@ async function optionsPage(
 	page: number,
 	perPage: number,
 ): Promise<Page<INodePropertyOptions>> {
-	const answer = await fetchForDropdown.call(this, path, { page, per_page: perPage });
+	const answer = await apiRequest.call(this, { method: 'GET', path, qs: { page, per_page: perPage }, ...QUICK });
 	const data = toOptions(listIn(answer, keys), fields);
 	const pages = Number(isObject(answer) && isObject(answer.meta) ? answer.meta.total_pages : undefined);
 	return Number.isSafeInteger(pages) ? { data, meta: { total_pages: pages } } : { data };
@@ -148,6 +137,9 @@ export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number)
 	return await pagedOptions.call(this, '/feeds', FEED, ['feeds'], maxPages);
 }
 
+const PLATFORM: OptionFields = { value: ['platform', 'name'], name: ['display_name', 'name'] };
+const TERM_TYPE: OptionFields = { value: ['term_type', 'type', 'name'], name: ['display_name', 'name'] };
+
 /** A term type of a platform entry, and the connected account it needs if any. */
 interface TermTypeChoice {
 	option: INodePropertyOptions;
@@ -163,9 +155,6 @@ interface PlatformChoice {
 	termTypes?: TermTypeChoice[];
 }
 
-const PLATFORM: OptionFields = { value: ['platform', 'name'], name: ['display_name', 'name'] };
-const TERM_TYPE: OptionFields = { value: ['term_type', 'type', 'name'], name: ['display_name', 'name'] };
-
 function termTypeChoice(entry: unknown): TermTypeChoice | undefined {
 	const option = toOption(entry, TERM_TYPE);
 	if (!option) return undefined;
@@ -179,7 +168,7 @@ function termTypeChoice(entry: unknown): TermTypeChoice | undefined {
 }
 
 export async function fetchPlatforms(this: ILoadOptionsFunctions): Promise<PlatformChoice[]> {
-	const answer = await fetchForDropdown.call(this, '/platforms');
+	const answer = await apiRequest.call(this, { method: 'GET', path: '/platforms', ...QUICK });
 	const choices: PlatformChoice[] = [];
 	for (const entry of listIn(answer, ['platforms'])) {
 		const option = toOption(entry, PLATFORM);
@@ -196,18 +185,16 @@ function specTermTypes(platform: string): string[] {
 	return Object.prototype.hasOwnProperty.call(DATA_API_TERM_TYPES, platform) ? DATA_API_TERM_TYPES[platform] : [];
 }
 
-/** SPEC.md's table as options: what platform dropdowns show when the service lists none. */
-function specPlatforms(): INodePropertyOptions[] {
-	return Object.keys(DATA_API_TERM_TYPES).map((platform) => ({
-		name: PLATFORM_DISPLAY_NAMES[platform] ?? platform,
-		value: platform,
-	}));
+/** Platform options by name; SPEC.md's table when the service lists none. */
+function platformOptions(listed: INodePropertyOptions[]): INodePropertyOptions[] {
+	const spec = (platform: string) => ({ name: PLATFORM_DISPLAY_NAMES[platform] ?? platform, value: platform });
+	const options = listed.length > 0 ? listed : Object.keys(DATA_API_TERM_TYPES).map(spec);
+	return options.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Every platform a feed source can use; SPEC.md's table when the answer lists none. */
 export async function getPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const platforms = (await fetchPlatforms.call(this)).map((p) => p.option);
-	return (platforms.length > 0 ? platforms : specPlatforms()).sort(byName);
+	return platformOptions((await fetchPlatforms.call(this)).map((p) => p.option));
 }
 
 /** The chosen platform's term types with what each needs; SPEC.md's when the answer lists none. */
@@ -225,13 +212,10 @@ export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePr
 
 /** Platforms the Data API searches without a connection; SPEC.md's table when the service cannot say, as while setting up. */
 export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let platforms: PlatformChoice[];
-	try {
-		platforms = await fetchPlatforms.call(this);
-	} catch (error) {
-		this.logger.debug('Platform list unavailable, using the built-in table', { error: (error as Error).message });
-		return specPlatforms().sort(byName);
-	}
+	const platforms = await fetchPlatforms.call(this).catch((error: Error) => {
+		this.logger.debug('Platform list unavailable, using the built-in table', { error: error.message });
+	});
+	if (!platforms) return platformOptions([]);
 	const searchable = platforms
 		.filter(({ option, termTypes }) => {
 			const spec = specTermTypes(String(option.value));
@@ -240,7 +224,7 @@ export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INo
 			return termTypes.some((t) => !t.needsConnection && spec.includes(String(t.option.value)));
 		})
 		.map(({ option }) => ({ name: PLATFORM_DISPLAY_NAMES[String(option.value)] ?? option.name, value: option.value }));
-	return (searchable.length > 0 ? searchable : specPlatforms()).sort(byName);
+	return platformOptions(searchable);
 }
 
 const SOURCE: OptionFields = {
@@ -273,7 +257,7 @@ const WEBHOOK_EVENT: OptionFields = {
 export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	let listed: INodePropertyOptions[] = [];
 	try {
-		const answer = await fetchForDropdown.call(this, '/webhook_events');
+		const answer = await apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...QUICK });
 		listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
 	} catch (error) {
 		this.logger.debug('Webhook event list unavailable, using the known events', { error: (error as Error).message });
