@@ -25,6 +25,7 @@ import {
 	type SendRules,
 	type SentResponse,
 } from '../shared/transport';
+import { isObject } from '../shared/loadOptions';
 import { parameterText, requireId } from './checks';
 
 // The path of a declarative request, in this file's order: route() → sender → checks and prepare steps →
@@ -131,29 +132,21 @@ function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: 
 	const executionId = this.getExecutionId();
 	if (!executionId) return { gate: new RequestGate(PAGE_CONCURRENCY), done: () => {} };
 	const key = `${executionId}:${this.getNode().name}`;
-	let entry = runGates.get(key);
-	if (!entry) {
-		entry = { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
-		runGates.set(key, entry);
-	}
-	const shared = entry;
-	shared.users++;
+	const entry = runGates.get(key) ?? { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
+	runGates.set(key, entry);
+	entry.users++;
 	return {
-		gate: shared.gate,
+		gate: entry.gate,
 		done: () => {
-			shared.users--;
-			if (shared.users === 0 && runGates.get(key) === shared) runGates.delete(key);
+			entry.users--;
+			if (entry.users === 0) runGates.delete(key);
 		},
 	};
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
 function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
-	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
+	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
 	}
