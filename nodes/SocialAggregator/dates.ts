@@ -42,12 +42,9 @@ function zoneOffsetMs(timeZone: string, instant: Date): number {
 /** A wall-clock time's instant in a zone: a skipped 02:30 is 03:30 after the change; a repeated time, its first. */
 function fromWallTime(timeZone: string, wallAsUtcMs: number): Date {
 	const first = zoneOffsetMs(timeZone, new Date(wallAsUtcMs));
-	let guess = wallAsUtcMs - first;
-	const second = zoneOffsetMs(timeZone, new Date(guess));
-	if (second === first) return new Date(guess);
-	guess = wallAsUtcMs - second;
-	const third = zoneOffsetMs(timeZone, new Date(guess));
-	if (third === second) return new Date(guess);
+	const second = zoneOffsetMs(timeZone, new Date(wallAsUtcMs - first));
+	if (second === first) return new Date(wallAsUtcMs - first);
+	const third = zoneOffsetMs(timeZone, new Date(wallAsUtcMs - second));
 	return new Date(wallAsUtcMs - Math.min(second, third));
 }
 
