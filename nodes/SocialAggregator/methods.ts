@@ -11,19 +11,16 @@ export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** The providers connected accounts come from, as `GET /platforms` names them. */
 export async function getConnectionProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const platforms = await fetchPlatforms.call(this);
-	const providers = new Map<string, string[]>();
-	for (const platform of platforms) {
-		for (const termType of platform.termTypes ?? []) {
-			if (!termType.provider) continue;
-			const needs = providers.get(termType.provider) ?? [];
-			const label = `${platform.option.name} ${termType.option.name}`;
-			if (!needs.includes(label)) needs.push(label);
-			providers.set(termType.provider, needs);
+	const providers = new Map<string, Set<string>>();
+	for (const platform of await fetchPlatforms.call(this)) {
+		for (const { provider, option } of platform.termTypes ?? []) {
+			if (!provider) continue;
+			const needs = providers.get(provider) ?? new Set<string>();
+			providers.set(provider, needs.add(`${platform.option.name} ${option.name}`));
 		}
 	}
 	return [...providers.entries()]
-		.map(([provider, needs]) => ({ name: provider, value: provider, description: `Needed for: ${needs.join(', ')}` }))
+		.map(([provider, needs]) => ({ name: provider, value: provider, description: `Needed for: ${[...needs].join(', ')}` }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
