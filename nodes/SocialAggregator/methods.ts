@@ -2,7 +2,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { feedOptions, fetchPlatforms, fieldText, pagedOptions, type OptionFields } from '../shared/loadOptions';
 
-/** Dropdowns of this node only; the ones the nodes share live in nodes/shared/loadOptions.ts. */
+/** The node's dropdowns (`methods.loadOptions`): its own, and the ones it shares from nodes/shared/loadOptions.ts. */
+export { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents } from '../shared/loadOptions';
 
 /** The account's feeds, for multi-selects and optional feed choices (at most two pages). */
 export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
