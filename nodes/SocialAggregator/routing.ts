@@ -80,7 +80,7 @@ function sender(spec: RouteSpec) {
 		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
-		const { gate, done } = runGate.call(this);
+		const gate = runGate.call(this);
 		try {
 			await getBaseUrl.call(this, itemIndex);
 			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
@@ -113,9 +113,6 @@ function sender(spec: RouteSpec) {
 					: caught;
 			if (this.continueOnFail()) return [errorItem(this.getNode(), error, itemIndex)];
 			throw toNodeError(this.getNode(), error, itemIndex);
-		} finally {
-			// Pages of a list still in flight after a failure finish on their own.
-			done();
 		}
 	};
 }
@@ -124,24 +121,15 @@ function sender(spec: RouteSpec) {
 // a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
 export const PAGE_CONCURRENCY = 10;
 
-/** The gates of the node runs sending now, by execution and node; an entry lives while a request of its run does. */
-const runGates = new Map<string, { gate: RequestGate; users: number }>();
+/** The gate of each node run, which n8n gives one execute data for all of its input items. */
+const runGates = new WeakMap<object, RequestGate>();
 
-/** The gate the input items of this node run share, and the function to call when done with it. */
-function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: () => void } {
-	const executionId = this.getExecutionId();
-	if (!executionId) return { gate: new RequestGate(PAGE_CONCURRENCY), done: () => {} };
-	const key = `${executionId}:${this.getNode().name}`;
-	const entry = runGates.get(key) ?? { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
-	runGates.set(key, entry);
-	entry.users++;
-	return {
-		gate: entry.gate,
-		done: () => {
-			entry.users--;
-			if (entry.users === 0) runGates.delete(key);
-		},
-	};
+/** The gate the input items of this node run share. */
+function runGate(this: IExecutePaginationFunctions): RequestGate {
+	const run = this.getExecuteData();
+	const gate = runGates.get(run) ?? new RequestGate(PAGE_CONCURRENCY);
+	runGates.set(run, gate);
+	return gate;
 }
 
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
@@ -158,8 +146,6 @@ function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	}
 	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
 	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
-	request.headers = { Accept: 'application/json', ...(request.headers ?? {}) };
-	request.json = true;
 }
 
 /** Thrown to a page not yet sent when another page of the same list has failed. */
@@ -215,13 +201,11 @@ function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDa
 	return [objectAnswer(answer.body, at)];
 }
 
-function numberIfNumeric(value: string): string | number {
-	return /^\d+$/.test(value) && value.length < 16 ? Number(value) : value;
-}
-
 /** What a delete outputs; a note when a retry found the record already gone. */
 function deleted(this: IExecutePaginationFunctions, parameter: string, answer: SentResponse): IDataObject {
-	const result: IDataObject = { deleted: true, id: numberIfNumeric(parameterText.call(this, parameter)) };
+	// Digits, as requireId checked; an ID too long for a number stays text.
+	const id = parameterText.call(this, parameter);
+	const result: IDataObject = { deleted: true, id: id.length < 16 ? Number(id) : id };
 	if (answer.alreadyGone) {
 		result.note =
 			'It was already gone: the connection of the first attempt failed after the service had deleted it, and the repeat found nothing at this ID.';
