@@ -216,18 +216,14 @@ function sendRange(
 		if (start && end && end < start) {
 			fail(this, itemIndex, `The ${to.label} (${text(end)}) is before the ${from.label} (${text(start)})`);
 		}
-		request.qs ??= {};
-		for (const [field, date] of [[from, start], [to, end]] as const) {
-			if (date) request.qs[field.property] = text(date);
-			else delete request.qs[field.property];
-		}
+		// An empty one stays undefined, which the sender leaves out.
+		request.qs = { ...request.qs, [from.property]: start && text(start), [to.property]: end && text(end) };
 	};
 }
 
 /** Date-time filters sent as ISO 8601 instants; an empty one is left out. */
 export function sendDateTimeRange(from: DateField, to: DateField): Prepare {
-	const hint = 'Pick a date, or give an ISO 8601 date-time such as 2025-01-31T18:00:00.';
-	return sendRange(from, to, toInstant, hint);
+	return sendRange(from, to, toInstant, 'Pick a date, or give an ISO 8601 date-time such as 2025-01-31T18:00:00.');
 }
 
 /** A date range sent as `YYYY-MM-DD` dates, each defaulting when empty (see `sendRange`). */
