@@ -255,13 +255,11 @@ const WEBHOOK_EVENT: OptionFields = {
 
 /** Webhook events the service lists with the known ones added, or the known ones when it lists none. */
 export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let listed: INodePropertyOptions[] = [];
-	try {
-		const answer = await apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...QUICK });
-		listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
-	} catch (error) {
-		this.logger.debug('Webhook event list unavailable, using the known events', { error: (error as Error).message });
-	}
+	const request = apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...QUICK });
+	const answer = await request.catch((error: Error) => {
+		this.logger.debug('Webhook event list unavailable, using the known events', { error: error.message });
+	});
+	const listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
 	const known = KNOWN_WEBHOOK_EVENTS.map((e) => ({ name: e.name, value: e.name, description: e.description }));
 	return [
 		...listed.map((e) => ({ ...e, description: e.description ?? known.find((k) => k.value === e.value)?.description ?? '' })),
