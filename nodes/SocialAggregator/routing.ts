@@ -148,9 +148,6 @@ function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
 }
 
-/** Thrown to a page not yet sent when another page of the same list has failed. */
-class ListStopped extends Error {}
-
 type Send = (qs?: IDataObject, verify?: string) => Promise<SentResponse>;
 
 /** Sends the request (with a page's query) by the package's rules through the run's gate; none after a failure. */
@@ -162,7 +159,8 @@ function sendByRules(
 	let failed = false;
 	const secrets = credentialSecrets(this, rules.itemIndex);
 	return async (qs = {}, verify) => {
-		if (failed) throw new ListStopped('Another page of the list failed');
+		// A page not yet sent when another of the list has failed: the list fails with that page's error.
+		if (failed) throw new Error('Another page of the list failed');
 		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;
 		if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
 		const send = async () => await sendAuthenticated(this, request);
