@@ -100,13 +100,13 @@ export function requireUrl(parameter: string, label: string, allowHttpPath?: str
 	return requireValue(parameter, label, undefined, urlCheck(label, allowHttpPath));
 }
 
-/** The fields of an update collection: at least one, and each of them valid. */
+/** An update collection: at least one field, each valid, and one a change in the body (after steps that fill it). */
 export function requireUpdateFields(
 	parameter: string,
 	labels: Record<string, string>,
 	allowHttpPath?: string,
 ): Prepare {
-	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
+	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const value = this.getNodeParameter(parameter, {}) as unknown;
 		const fields = typeof value === 'object' && value !== null ? (value as IDataObject) : {};
 		if (Object.keys(fields).length === 0) {
@@ -116,15 +116,9 @@ export function requireUpdateFields(
 		if ('url' in fields) {
 			urlCheck(labels.url ?? 'URL', allowHttpPath).call(this, String(fields.url ?? '').trim(), itemIndex);
 		}
-	};
-}
-
-/** After the other steps: the request must carry at least one field to change. */
-export function requireChanges(collectionLabel: string): Prepare {
-	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const body = request.body;
 		if (typeof body !== 'object' || body === null || Object.keys(body).length === 0) {
-			fail(this, itemIndex, 'Nothing to update', `Give a value to at least one field under "${collectionLabel}".`);
+			fail(this, itemIndex, 'Nothing to update', 'Give a value to at least one field under "Update Fields".');
 		}
 	};
 }
