@@ -54,17 +54,16 @@ export function dateIn(timeZone: string, instant: Date): string {
 	return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
+/** A day as `YYYY-MM-DD`, a day past its month's end carried into the next month. */
+function isoDay(year: number, month: number, day: number): string {
+	return new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
+}
+
 /** A `YYYY-MM-DD` date moved by whole days. */
 export function addDays(date: string, days: number): string {
 	const match = DATE.exec(date);
 	if (!match) throw new Error(`Not a date: ${date}`);
-	const moved = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + days));
-	return moved.toISOString().slice(0, 10);
-}
-
-function validCalendarDate(year: number, month: number, day: number): boolean {
-	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return isoDay(Number(match[1]), Number(match[2]), Number(match[3]) + days);
 }
 
 /** The instant a picker's value names, zone-less values read in `timeZone`; undefined when empty, null when no date. */
@@ -78,7 +77,8 @@ export function toInstant(value: unknown, timeZone: string): Date | null | undef
 	const wall = WALL_TIME.exec(text);
 	if (wall) {
 		const [year, month, day] = [Number(wall[1]), Number(wall[2]), Number(wall[3])];
-		if (!validCalendarDate(year, month, day)) return null;
+		// A day that does not exist (31 April) comes back as another.
+		if (isoDay(year, month, day) !== `${wall[1]}-${wall[2]}-${wall[3]}`) return null;
 		const ms = Number((wall[7] ?? '0').padEnd(3, '0'));
 		const wallMs = Date.UTC(year, month - 1, day, Number(wall[4] ?? 0), Number(wall[5] ?? 0), Number(wall[6] ?? 0), ms);
 		return fromWallTime(timeZone, wallMs);
