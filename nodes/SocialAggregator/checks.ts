@@ -157,22 +157,18 @@ export function sendEvents(listPath: string, otherPath: string, options: { requi
 export function sendJsonObject(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const raw = this.getNodeParameter(parameterPath, null) as unknown;
-		if (raw === undefined || raw === '' || raw === null) {
-			setBody(request, property, undefined);
-			return;
-		}
-		let value: unknown = raw;
-		if (typeof raw === 'string') {
+		let value = raw === '' || raw === null ? undefined : raw;
+		if (typeof value === 'string') {
 			try {
-				value = JSON.parse(raw);
+				value = JSON.parse(value);
 			} catch {
 				fail(this, itemIndex, `The ${label} is not valid JSON`, 'Enter a JSON object, such as {"include_replies": false}.');
 			}
 		}
-		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
 			fail(this, itemIndex, `The ${label} must be a JSON object`, 'Enter a JSON object, such as {"include_replies": false}.');
 		}
-		setBody(request, property, value as IDataObject);
+		setBody(request, property, value as IDataObject | undefined);
 	};
 }
 
