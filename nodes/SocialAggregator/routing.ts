@@ -80,7 +80,6 @@ function sender(spec: RouteSpec) {
 		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
-		const gate = runGate.call(this);
 		try {
 			await getBaseUrl.call(this, itemIndex);
 			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
@@ -90,7 +89,7 @@ function sender(spec: RouteSpec) {
 			for (const step of prepare) await step.call(this, options, itemIndex);
 			finish.call(this, options);
 
-			const sendRequest = sendByRules.call(this, options, { method, itemIndex, gate, retry, request: request() });
+			const sendRequest = sendByRules.call(this, options, { method, itemIndex, retry, request: request() });
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
 				results = await pagedList(sendRequest, limit);
@@ -124,14 +123,6 @@ export const PAGE_CONCURRENCY = 10;
 /** The gate of each node run, which n8n gives one execute data for all of its input items. */
 const runGates = new WeakMap<object, RequestGate>();
 
-/** The gate the input items of this node run share. */
-function runGate(this: IExecutePaginationFunctions): RequestGate {
-	const run = this.getExecuteData();
-	const gate = runGates.get(run) ?? new RequestGate(PAGE_CONCURRENCY);
-	runGates.set(run, gate);
-	return gate;
-}
-
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
 function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
@@ -158,6 +149,9 @@ function sendByRules(
 ): Send {
 	let failed = false;
 	const secrets = credentialSecrets(this, rules.itemIndex);
+	const run = this.getExecuteData();
+	const gate = runGates.get(run) ?? new RequestGate(PAGE_CONCURRENCY);
+	runGates.set(run, gate);
 	return async (qs = {}, verify) => {
 		// A page not yet sent when another of the list has failed: the list fails with that page's error.
 		if (failed) throw new Error('Another page of the list failed');
@@ -166,7 +160,7 @@ function sendByRules(
 		const send = async () => await sendAuthenticated(this, request);
 		let answered = false;
 		try {
-			const answer = await sendWithRules(this.getNode(), send, { ...rules, secrets, verify });
+			const answer = await sendWithRules(this.getNode(), send, { ...rules, gate, secrets, verify });
 			answered = true;
 			return answer;
 		} finally {
@@ -184,8 +178,7 @@ async function pagedList(send: Send, limit: number | undefined): Promise<IDataOb
 		concurrency: PAGE_CONCURRENCY,
 		fetchPage: async (page, perPage) => {
 			const answer = await send({ page, per_page: perPage });
-			const at = { page, statusCode: answer.statusCode };
-			return { ...listAnswer(answer.body, at), statusCode: answer.statusCode };
+			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
 		},
 	});
 }
