@@ -200,8 +200,7 @@ export async function getPlatforms(this: ILoadOptionsFunctions): Promise<INodePr
 /** The chosen platform's term types with what each needs; SPEC.md's when the answer lists none. */
 export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = String(this.getCurrentNodeParameter('platform') ?? '');
-	const platforms = await fetchPlatforms.call(this);
-	const listed = platforms.find((p) => p.option.value === chosen)?.termTypes ?? [];
+	const listed = (await fetchPlatforms.call(this)).find((p) => p.option.value === chosen)?.termTypes ?? [];
 	if (listed.length === 0) return specTermTypes(chosen).map((t) => ({ name: t, value: t }));
 	return listed.map((t) => {
 		const account = t.provider ? `a connected ${t.provider} account` : 'a connected account';
