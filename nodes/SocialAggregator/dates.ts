@@ -76,12 +76,11 @@ export function toInstant(value: unknown, timeZone: string): Date | null | undef
 	if (text === '') return undefined;
 	const wall = WALL_TIME.exec(text);
 	if (wall) {
-		const [year, month, day] = [Number(wall[1]), Number(wall[2]), Number(wall[3])];
+		const [year, month, day, hour, minute, second] = wall.slice(1, 7).map((part) => Number(part ?? 0));
 		// A day that does not exist (31 April) comes back as another.
-		if (isoDay(year, month, day) !== `${wall[1]}-${wall[2]}-${wall[3]}`) return null;
+		if (isoDay(year, month, day) !== text.slice(0, 10)) return null;
 		const ms = Number((wall[7] ?? '0').padEnd(3, '0'));
-		const wallMs = Date.UTC(year, month - 1, day, Number(wall[4] ?? 0), Number(wall[5] ?? 0), Number(wall[6] ?? 0), ms);
-		return fromWallTime(timeZone, wallMs);
+		return fromWallTime(timeZone, Date.UTC(year, month - 1, day, hour, minute, second, ms));
 	}
 	// With a zone (`Z`, `+02:00`): an absolute time.
 	if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
