@@ -32,7 +32,6 @@ import { parameterText, requireId } from './checks';
 // send by the rules → pages → items. CONTRIBUTING.md walks it.
 
 export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
-type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
 /** A step before the request: a check that names the field and the item, or a change routing cannot make. */
 export type Prepare = (
@@ -73,7 +72,7 @@ function sender(spec: RouteSpec) {
 	const deletes = spec.method === 'DELETE' ? ids.at(-1) : undefined;
 	return async function send(
 		this: IExecutePaginationFunctions,
-		requestData: RequestData,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		const options = requestData.options;
@@ -129,12 +128,7 @@ function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
 	}
-	if (typeof request.url === 'string') {
-		request.url = request.url
-			.split('/')
-			.map((segment) => segment.trim())
-			.join('/');
-	}
+	if (typeof request.url === 'string') request.url = request.url.replace(/\s*\/\s*/g, '/').trim();
 	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
 	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
 }
