@@ -23,11 +23,7 @@ function optionText(value: unknown): string | undefined {
 /** The first of `fields` in `entry` that holds text; a bare string or number is its own text. */
 export function fieldText(entry: unknown, fields: string[]): string | undefined {
 	if (!isObject(entry)) return optionText(entry);
-	for (const field of fields) {
-		const text = optionText(entry[field]);
-		if (text !== undefined) return text;
-	}
-	return undefined;
+	return fields.map((field) => optionText(entry[field])).find((text) => text !== undefined);
 }
 
 /** The list in an answer: the answer itself, its `data`, or a list under one of `keys` in `data` or the answer. */
