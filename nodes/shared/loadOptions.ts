@@ -28,17 +28,12 @@ export function fieldText(entry: unknown, fields: string[]): string | undefined 
 
 /** The list in an answer: the answer itself, its `data`, or a list under one of `keys` in `data` or the answer. */
 export function listIn(answer: unknown, keys: string[] = []): unknown[] {
-	const data = isObject(answer) ? answer.data : undefined;
 	if (Array.isArray(answer)) return answer;
+	const data = isObject(answer) ? answer.data : undefined;
 	if (Array.isArray(data)) return data;
-	for (const holder of [data, answer]) {
-		if (!isObject(holder)) continue;
-		for (const key of [...keys, 'items', 'results']) {
-			const list = holder[key];
-			if (Array.isArray(list)) return list;
-		}
-	}
-	return [];
+	const holders = [data, answer].filter(isObject);
+	const lists = holders.flatMap((holder) => [...keys, 'items', 'results'].map((key) => holder[key]));
+	return (lists.find(Array.isArray) as unknown[] | undefined) ?? [];
 }
 
 /** Where an entry keeps an option's parts; the first field with text wins. */
