@@ -152,14 +152,9 @@ function sendByRules(
 		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;
 		if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
 		const send = async () => await sendAuthenticated(this, request);
-		let answered = false;
-		try {
-			const answer = await sendWithRules(this.getNode(), send, { ...rules, gate, secrets, verify });
-			answered = true;
-			return answer;
-		} finally {
-			if (!answered) failed = true;
-		}
+		const answer = sendWithRules(this.getNode(), send, { ...rules, gate, secrets, verify });
+		answer.catch(() => (failed = true));
+		return await answer;
 	};
 }
 
