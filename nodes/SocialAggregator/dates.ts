@@ -25,11 +25,8 @@ function partsIn(timeZone: string, instant: Date) {
 		minute: '2-digit',
 		second: '2-digit',
 	});
-	const parts: Record<string, number> = {};
-	for (const part of formatter.formatToParts(instant)) {
-		if (part.type !== 'literal') parts[part.type] = Number(part.value);
-	}
-	return parts;
+	const parts = formatter.formatToParts(instant).filter((part) => part.type !== 'literal');
+	return Object.fromEntries(parts.map((part) => [part.type, Number(part.value)]));
 }
 
 /** How far a zone's clocks are ahead of UTC at an instant, in milliseconds. */
