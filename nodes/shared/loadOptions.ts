@@ -88,8 +88,7 @@ export async function searchFeeds(
 	const results = data
 		.filter((feed) => !needle || feed.name.toLowerCase().includes(needle) || feed.value === needle)
 		.map(({ name, value }) => ({ name, value: String(value) }));
-	const more = page < (meta?.total_pages ?? 0);
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	return { results, paginationToken: page < (meta?.total_pages ?? 0) ? String(page + 1) : undefined };
 }
 
 /** One page of a list as options, with its page count when the answer gives one: without it, no next page is known. */
