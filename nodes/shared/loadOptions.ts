@@ -221,8 +221,7 @@ const SOURCE: OptionFields = {
 	name: ['term', 'name'],
 	label: (term, id, source) => {
 		const platform = fieldText(source, ['platform']);
-		if (term) return platform ? `${platform}: ${term}` : term;
-		return platform ? `${platform}: ${id}` : `Source ${id}`;
+		return platform ? `${platform}: ${term ?? id}` : term ?? `Source ${id}`;
 	},
 	description: (source) => {
 		const termType = fieldText(source, ['term_type']);
