@@ -1,9 +1,9 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
-import { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents, searchFeeds } from '../shared/loadOptions';
+import { searchFeeds } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
-import { getConnectionProviders, getFeeds, getSocialAccounts } from './methods';
+import * as loadOptions from './methods';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
 import { feedDescription } from './resources/feed';
@@ -71,14 +71,6 @@ export class SocialAggregator implements INodeType {
 	methods = {
 		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		listSearch: { searchFeeds },
-		loadOptions: {
-			getConnectionProviders,
-			getFeedSources,
-			getFeeds,
-			getPlatforms,
-			getSocialAccounts,
-			getTermTypes,
-			getWebhookEvents,
-		},
+		loadOptions,
 	};
 }

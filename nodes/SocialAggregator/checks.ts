@@ -25,31 +25,40 @@ export function parameterText(this: IExecuteSingleFunctions, name: string): stri
 	return locatorValue(this.getNodeParameter(name, '', { extractValue: true })).trim();
 }
 
-function bodyOf(request: RequestOptions): IDataObject {
+/** Sets a body property, or leaves it out when there is no value. */
+function setBody(request: RequestOptions, property: string, value: IDataObject[string]): void {
 	if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) request.body = {};
-	return request.body as IDataObject;
+	const body = request.body as IDataObject;
+	if (value === undefined) delete body[property];
+	else body[property] = value;
+}
+
+/** A check of a parameter's text, naming the item. */
+type Check = (this: IExecuteSingleFunctions, value: string, itemIndex: number) => void;
+
+/** Text that must not be empty (`emptyHint` says what to enter), then passes `check`. */
+function requireValue(parameter: string, label: string, emptyHint?: string, check?: Check): Prepare {
+	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
+		const value = parameterText.call(this, parameter);
+		if (value === '') fail(this, itemIndex, `The ${label} is empty`, emptyHint);
+		check?.call(this, value, itemIndex);
+	};
 }
 
 /** A numeric ID in a parameter (plain, or a resource locator's value); `socialAccountId` is the "Social Account ID". */
 export function requireId(parameter: string): Prepare {
 	const words = parameter.replace(/Id$/, '').replace(/([a-z])([A-Z])/g, '$1 $2');
 	const label = `${words[0].toUpperCase()}${words.slice(1)} ID`;
-	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
-		const value = parameterText.call(this, parameter);
-		if (value === '') fail(this, itemIndex, `The ${label} is empty`, `Enter the ${label}, a number such as 42.`);
+	return requireValue(parameter, label, `Enter the ${label}, a number such as 42.`, function (value, itemIndex) {
 		if (!ID.test(value)) {
 			fail(this, itemIndex, `The ${label} must be a number, not "${value}"`, `Enter the numeric ${label}, such as 42.`);
 		}
-	};
+	});
 }
 
 /** Text that must not be empty. */
 export function requireText(parameter: string, label: string): Prepare {
-	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
-		if (parameterText.call(this, parameter) === '') {
-			fail(this, itemIndex, `The ${label} is empty`, `Enter a value in the "${label}" field.`);
-		}
-	};
+	return requireValue(parameter, label, `Enter a value in the "${label}" field.`);
 }
 
 /** One of the values the service knows (an options field can get any text through an expression). */
@@ -63,51 +72,41 @@ export function requireOneOf(parameter: string, label: string, values: string[])
 }
 
 export function requireEmail(parameter: string, label: string): Prepare {
-	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
-		const value = parameterText.call(this, parameter);
-		if (value === '') fail(this, itemIndex, `The ${label} is empty`);
+	return requireValue(parameter, label, undefined, function (value, itemIndex) {
 		if (!checkEmail(value).ok) fail(this, itemIndex, `The ${label} "${value}" is not an email address`);
-	};
+	});
 }
 
 /** A web address; https only when `allowHttpPath` names an option that is off. */
-function checkUrl(
-	context: IExecuteSingleFunctions,
-	itemIndex: number,
-	value: string,
-	label: string,
-	allowHttpPath: string | undefined,
-) {
-	const allowHttp = allowHttpPath === undefined || context.getNodeParameter(allowHttpPath, false) === true;
-	const problem = webhookUrlProblem(value, allowHttp);
-	if (problem === 'invalid') {
-		fail(context, itemIndex, `The ${label} "${value}" is not a web address`, 'Enter a full address such as https://example.com/hooks/social.');
-	}
-	if (problem === 'http') {
-		fail(
-			context,
-			itemIndex,
-			`The ${label} "${value}" is not an HTTPS address: the service delivers webhooks to https:// addresses only`,
-			`Use the https:// address of the receiver. For a local test service that accepts plain http, turn on "${allowHttpOption.displayName}" under Options.`,
-		);
-	}
-}
-
-export function requireUrl(parameter: string, label: string, allowHttpPath?: string): Prepare {
-	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
-		const value = parameterText.call(this, parameter);
-		if (value === '') fail(this, itemIndex, `The ${label} is empty`);
-		checkUrl(this, itemIndex, value, label, allowHttpPath);
+function urlCheck(label: string, allowHttpPath: string | undefined): Check {
+	return function (value, itemIndex) {
+		const allowHttp = allowHttpPath === undefined || this.getNodeParameter(allowHttpPath, false) === true;
+		const problem = webhookUrlProblem(value, allowHttp);
+		if (problem === 'invalid') {
+			fail(this, itemIndex, `The ${label} "${value}" is not a web address`, 'Enter a full address such as https://example.com/hooks/social.');
+		}
+		if (problem === 'http') {
+			fail(
+				this,
+				itemIndex,
+				`The ${label} "${value}" is not an HTTPS address: the service delivers webhooks to https:// addresses only`,
+				`Use the https:// address of the receiver. For a local test service that accepts plain http, turn on "${allowHttpOption.displayName}" under Options.`,
+			);
+		}
 	};
 }
 
-/** The fields of an update collection: at least one, and each of them valid. */
+export function requireUrl(parameter: string, label: string, allowHttpPath?: string): Prepare {
+	return requireValue(parameter, label, undefined, urlCheck(label, allowHttpPath));
+}
+
+/** An update collection: at least one field, each valid, and one a change in the body (after steps that fill it). */
 export function requireUpdateFields(
 	parameter: string,
 	labels: Record<string, string>,
 	allowHttpPath?: string,
 ): Prepare {
-	return function (this: IExecuteSingleFunctions, _request, itemIndex) {
+	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const value = this.getNodeParameter(parameter, {}) as unknown;
 		const fields = typeof value === 'object' && value !== null ? (value as IDataObject) : {};
 		if (Object.keys(fields).length === 0) {
@@ -115,17 +114,11 @@ export function requireUpdateFields(
 		}
 		if ('name' in fields && String(fields.name ?? '').trim() === '') fail(this, itemIndex, `The ${labels.name ?? 'Name'} is empty`);
 		if ('url' in fields) {
-			checkUrl(this, itemIndex, String(fields.url ?? '').trim(), labels.url ?? 'URL', allowHttpPath);
+			urlCheck(labels.url ?? 'URL', allowHttpPath).call(this, String(fields.url ?? '').trim(), itemIndex);
 		}
-	};
-}
-
-/** After the other steps: the request must carry at least one field to change. */
-export function requireChanges(collectionLabel: string): Prepare {
-	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const body = request.body;
 		if (typeof body !== 'object' || body === null || Object.keys(body).length === 0) {
-			fail(this, itemIndex, 'Nothing to update', `Give a value to at least one field under "${collectionLabel}".`);
+			fail(this, itemIndex, 'Nothing to update', 'Give a value to at least one field under "Update Fields".');
 		}
 	};
 }
@@ -136,9 +129,7 @@ export function sendIdList(parameterPath: string, property: string, label: strin
 		const values = toList(this.getNodeParameter(parameterPath, []));
 		const wrong = values.find((value) => !ID.test(value));
 		if (wrong !== undefined) fail(this, itemIndex, `The ${label} must be numbers, not "${wrong}"`);
-		const body = bodyOf(request);
-		if (values.length > 0) body[property] = values.map(Number);
-		else delete body[property];
+		setBody(request, property, values.length > 0 ? values.map(Number) : undefined);
 	};
 }
 
@@ -146,13 +137,8 @@ export function sendIdList(parameterPath: string, property: string, label: strin
 export function sendOptionalId(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const value = String(this.getNodeParameter(parameterPath, '') ?? '').trim();
-		const body = bodyOf(request);
-		if (value === '') {
-			delete body[property];
-			return;
-		}
-		if (!ID.test(value)) fail(this, itemIndex, `The ${label} must be a number, not "${value}"`);
-		body[property] = Number(value);
+		if (value !== '' && !ID.test(value)) fail(this, itemIndex, `The ${label} must be a number, not "${value}"`);
+		setBody(request, property, value === '' ? undefined : Number(value));
 	};
 }
 
@@ -160,14 +146,10 @@ export function sendOptionalId(parameterPath: string, property: string, label: s
 export function sendEvents(listPath: string, otherPath: string, options: { required: boolean }): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const events = eventList(this.getNodeParameter(listPath, []), this.getNodeParameter(otherPath, ''));
-		const body = bodyOf(request);
-		if (events.length > 0) {
-			body.subscribed_events = events;
-		} else if (options.required) {
+		if (events.length === 0 && options.required) {
 			fail(this, itemIndex, 'No events chosen', 'Choose at least one event, or type one under "Other Events".');
-		} else {
-			delete body.subscribed_events;
 		}
+		setBody(request, 'subscribed_events', events.length > 0 ? events : undefined);
 	};
 }
 
@@ -175,23 +157,18 @@ export function sendEvents(listPath: string, otherPath: string, options: { requi
 export function sendJsonObject(parameterPath: string, property: string, label: string): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const raw = this.getNodeParameter(parameterPath, null) as unknown;
-		const body = bodyOf(request);
-		if (raw === undefined || raw === '' || raw === null) {
-			delete body[property];
-			return;
-		}
-		let value: unknown = raw;
-		if (typeof raw === 'string') {
+		let value = raw === '' || raw === null ? undefined : raw;
+		if (typeof value === 'string') {
 			try {
-				value = JSON.parse(raw);
+				value = JSON.parse(value);
 			} catch {
 				fail(this, itemIndex, `The ${label} is not valid JSON`, 'Enter a JSON object, such as {"include_replies": false}.');
 			}
 		}
-		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
 			fail(this, itemIndex, `The ${label} must be a JSON object`, 'Enter a JSON object, such as {"include_replies": false}.');
 		}
-		body[property] = value as IDataObject;
+		setBody(request, property, value as IDataObject | undefined);
 	};
 }
 
@@ -229,18 +206,14 @@ function sendRange(
 		if (start && end && end < start) {
 			fail(this, itemIndex, `The ${to.label} (${text(end)}) is before the ${from.label} (${text(start)})`);
 		}
-		request.qs ??= {};
-		for (const [field, date] of [[from, start], [to, end]] as const) {
-			if (date) request.qs[field.property] = text(date);
-			else delete request.qs[field.property];
-		}
+		// An empty one stays undefined, which the sender leaves out.
+		request.qs = { ...request.qs, [from.property]: start && text(start), [to.property]: end && text(end) };
 	};
 }
 
 /** Date-time filters sent as ISO 8601 instants; an empty one is left out. */
 export function sendDateTimeRange(from: DateField, to: DateField): Prepare {
-	const hint = 'Pick a date, or give an ISO 8601 date-time such as 2025-01-31T18:00:00.';
-	return sendRange(from, to, toInstant, hint);
+	return sendRange(from, to, toInstant, 'Pick a date, or give an ISO 8601 date-time such as 2025-01-31T18:00:00.');
 }
 
 /** A date range sent as `YYYY-MM-DD` dates, each defaulting when empty (see `sendRange`). */

@@ -25,11 +25,8 @@ function partsIn(timeZone: string, instant: Date) {
 		minute: '2-digit',
 		second: '2-digit',
 	});
-	const parts: Record<string, number> = {};
-	for (const part of formatter.formatToParts(instant)) {
-		if (part.type !== 'literal') parts[part.type] = Number(part.value);
-	}
-	return parts;
+	const parts = formatter.formatToParts(instant).filter((part) => part.type !== 'literal');
+	return Object.fromEntries(parts.map((part) => [part.type, Number(part.value)]));
 }
 
 /** How far a zone's clocks are ahead of UTC at an instant, in milliseconds. */
@@ -42,12 +39,9 @@ function zoneOffsetMs(timeZone: string, instant: Date): number {
 /** A wall-clock time's instant in a zone: a skipped 02:30 is 03:30 after the change; a repeated time, its first. */
 function fromWallTime(timeZone: string, wallAsUtcMs: number): Date {
 	const first = zoneOffsetMs(timeZone, new Date(wallAsUtcMs));
-	let guess = wallAsUtcMs - first;
-	const second = zoneOffsetMs(timeZone, new Date(guess));
-	if (second === first) return new Date(guess);
-	guess = wallAsUtcMs - second;
-	const third = zoneOffsetMs(timeZone, new Date(guess));
-	if (third === second) return new Date(guess);
+	const second = zoneOffsetMs(timeZone, new Date(wallAsUtcMs - first));
+	if (second === first) return new Date(wallAsUtcMs - first);
+	const third = zoneOffsetMs(timeZone, new Date(wallAsUtcMs - second));
 	return new Date(wallAsUtcMs - Math.min(second, third));
 }
 
@@ -57,17 +51,16 @@ export function dateIn(timeZone: string, instant: Date): string {
 	return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
+/** A day as `YYYY-MM-DD`, a day past its month's end carried into the next month. */
+function isoDay(year: number, month: number, day: number): string {
+	return new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
+}
+
 /** A `YYYY-MM-DD` date moved by whole days. */
 export function addDays(date: string, days: number): string {
 	const match = DATE.exec(date);
 	if (!match) throw new Error(`Not a date: ${date}`);
-	const moved = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + days));
-	return moved.toISOString().slice(0, 10);
-}
-
-function validCalendarDate(year: number, month: number, day: number): boolean {
-	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return isoDay(Number(match[1]), Number(match[2]), Number(match[3]) + days);
 }
 
 /** The instant a picker's value names, zone-less values read in `timeZone`; undefined when empty, null when no date. */
@@ -80,11 +73,11 @@ export function toInstant(value: unknown, timeZone: string): Date | null | undef
 	if (text === '') return undefined;
 	const wall = WALL_TIME.exec(text);
 	if (wall) {
-		const [year, month, day] = [Number(wall[1]), Number(wall[2]), Number(wall[3])];
-		if (!validCalendarDate(year, month, day)) return null;
+		const [year, month, day, hour, minute, second] = wall.slice(1, 7).map((part) => Number(part ?? 0));
+		// A day that does not exist (31 April) comes back as another.
+		if (isoDay(year, month, day) !== text.slice(0, 10)) return null;
 		const ms = Number((wall[7] ?? '0').padEnd(3, '0'));
-		const wallMs = Date.UTC(year, month - 1, day, Number(wall[4] ?? 0), Number(wall[5] ?? 0), Number(wall[6] ?? 0), ms);
-		return fromWallTime(timeZone, wallMs);
+		return fromWallTime(timeZone, Date.UTC(year, month - 1, day, hour, minute, second, ms));
 	}
 	// With a zone (`Z`, `+02:00`): an absolute time.
 	if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;

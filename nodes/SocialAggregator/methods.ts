@@ -2,7 +2,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { feedOptions, fetchPlatforms, fieldText, pagedOptions, type OptionFields } from '../shared/loadOptions';
 
-/** Dropdowns of this node only; the ones the nodes share live in nodes/shared/loadOptions.ts. */
+/** The node's dropdowns (`methods.loadOptions`): its own, and the ones it shares from nodes/shared/loadOptions.ts. */
+export { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents } from '../shared/loadOptions';
 
 /** The account's feeds, for multi-selects and optional feed choices (at most two pages). */
 export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -11,19 +12,16 @@ export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodeProper
 
 /** The providers connected accounts come from, as `GET /platforms` names them. */
 export async function getConnectionProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const platforms = await fetchPlatforms.call(this);
-	const providers = new Map<string, string[]>();
-	for (const platform of platforms) {
-		for (const termType of platform.termTypes ?? []) {
-			if (!termType.provider) continue;
-			const needs = providers.get(termType.provider) ?? [];
-			const label = `${platform.option.name} ${termType.option.name}`;
-			if (!needs.includes(label)) needs.push(label);
-			providers.set(termType.provider, needs);
+	const providers = new Map<string, Set<string>>();
+	for (const platform of await fetchPlatforms.call(this)) {
+		for (const { provider, option } of platform.termTypes ?? []) {
+			if (!provider) continue;
+			const needs = providers.get(provider) ?? new Set<string>();
+			providers.set(provider, needs.add(`${platform.option.name} ${option.name}`));
 		}
 	}
 	return [...providers.entries()]
-		.map(([provider, needs]) => ({ name: provider, value: provider, description: `Needed for: ${needs.join(', ')}` }))
+		.map(([provider, needs]) => ({ name: provider, value: provider, description: `Needed for: ${[...needs].join(', ')}` }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -25,13 +25,13 @@ import {
 	type SendRules,
 	type SentResponse,
 } from '../shared/transport';
+import { isObject } from '../shared/loadOptions';
 import { parameterText, requireId } from './checks';
 
 // The path of a declarative request, in this file's order: route() → sender → checks and prepare steps →
 // send by the rules → pages → items. CONTRIBUTING.md walks it.
 
 export type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
-type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
 /** A step before the request: a check that names the field and the item, or a change routing cannot make. */
 export type Prepare = (
@@ -72,14 +72,13 @@ function sender(spec: RouteSpec) {
 	const deletes = spec.method === 'DELETE' ? ids.at(-1) : undefined;
 	return async function send(
 		this: IExecutePaginationFunctions,
-		requestData: RequestData,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		const options = requestData.options;
 		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
-		const { gate, done } = runGate.call(this);
 		try {
 			await getBaseUrl.call(this, itemIndex);
 			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
@@ -89,7 +88,7 @@ function sender(spec: RouteSpec) {
 			for (const step of prepare) await step.call(this, options, itemIndex);
 			finish.call(this, options);
 
-			const sendRequest = sendByRules.call(this, options, { method, itemIndex, gate, retry, request: request() });
+			const sendRequest = sendByRules.call(this, options, { method, itemIndex, retry, request: request() });
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
 				results = await pagedList(sendRequest, limit);
@@ -112,9 +111,6 @@ function sender(spec: RouteSpec) {
 					: caught;
 			if (this.continueOnFail()) return [errorItem(this.getNode(), error, itemIndex)];
 			throw toNodeError(this.getNode(), error, itemIndex);
-		} finally {
-			// Pages of a list still in flight after a failure finish on their own.
-			done();
 		}
 	};
 }
@@ -123,54 +119,19 @@ function sender(spec: RouteSpec) {
 // a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
 export const PAGE_CONCURRENCY = 10;
 
-/** The gates of the node runs sending now, by execution and node; an entry lives while a request of its run does. */
-const runGates = new Map<string, { gate: RequestGate; users: number }>();
-
-/** The gate the input items of this node run share, and the function to call when done with it. */
-function runGate(this: IExecutePaginationFunctions): { gate: RequestGate; done: () => void } {
-	const executionId = this.getExecutionId();
-	if (!executionId) return { gate: new RequestGate(PAGE_CONCURRENCY), done: () => {} };
-	const key = `${executionId}:${this.getNode().name}`;
-	let entry = runGates.get(key);
-	if (!entry) {
-		entry = { gate: new RequestGate(PAGE_CONCURRENCY), users: 0 };
-		runGates.set(key, entry);
-	}
-	const shared = entry;
-	shared.users++;
-	return {
-		gate: shared.gate,
-		done: () => {
-			shared.users--;
-			if (shared.users === 0 && runGates.get(key) === shared) runGates.delete(key);
-		},
-	};
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** The gate of each node run, which n8n gives one execute data for all of its input items. */
+const runGates = new WeakMap<object, RequestGate>();
 
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
 function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
-	if (isPlainObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
+	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
 	}
-	if (typeof request.url === 'string') {
-		request.url = request.url
-			.split('/')
-			.map((segment) => segment.trim())
-			.join('/');
-	}
+	if (typeof request.url === 'string') request.url = request.url.replace(/\s*\/\s*/g, '/').trim();
 	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
 	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
-	request.headers = { Accept: 'application/json', ...(request.headers ?? {}) };
-	request.json = true;
 }
-
-/** Thrown to a page not yet sent when another page of the same list has failed. */
-class ListStopped extends Error {}
 
 type Send = (qs?: IDataObject, verify?: string) => Promise<SentResponse>;
 
@@ -182,19 +143,18 @@ function sendByRules(
 ): Send {
 	let failed = false;
 	const secrets = credentialSecrets(this, rules.itemIndex);
+	const run = this.getExecuteData();
+	const gate = runGates.get(run) ?? new RequestGate(PAGE_CONCURRENCY);
+	runGates.set(run, gate);
 	return async (qs = {}, verify) => {
-		if (failed) throw new ListStopped('Another page of the list failed');
+		// A page not yet sent when another of the list has failed: the list fails with that page's error.
+		if (failed) throw new Error('Another page of the list failed');
 		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;
 		if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
 		const send = async () => await sendAuthenticated(this, request);
-		let answered = false;
-		try {
-			const answer = await sendWithRules(this.getNode(), send, { ...rules, secrets, verify });
-			answered = true;
-			return answer;
-		} finally {
-			if (!answered) failed = true;
-		}
+		const answer = sendWithRules(this.getNode(), send, { ...rules, gate, secrets, verify });
+		answer.catch(() => (failed = true));
+		return await answer;
 	};
 }
 
@@ -207,8 +167,7 @@ async function pagedList(send: Send, limit: number | undefined): Promise<IDataOb
 		concurrency: PAGE_CONCURRENCY,
 		fetchPage: async (page, perPage) => {
 			const answer = await send({ page, per_page: perPage });
-			const at = { page, statusCode: answer.statusCode };
-			return { ...listAnswer(answer.body, at), statusCode: answer.statusCode };
+			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
 		},
 	});
 }
@@ -222,13 +181,11 @@ function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDa
 	return [objectAnswer(answer.body, at)];
 }
 
-function numberIfNumeric(value: string): string | number {
-	return /^\d+$/.test(value) && value.length < 16 ? Number(value) : value;
-}
-
 /** What a delete outputs; a note when a retry found the record already gone. */
 function deleted(this: IExecutePaginationFunctions, parameter: string, answer: SentResponse): IDataObject {
-	const result: IDataObject = { deleted: true, id: numberIfNumeric(parameterText.call(this, parameter)) };
+	// Digits, as requireId checked; an ID too long for a number stays text.
+	const id = parameterText.call(this, parameter);
+	const result: IDataObject = { deleted: true, id: id.length < 16 ? Number(id) : id };
 	if (answer.alreadyGone) {
 		result.note =
 			'It was already gone: the connection of the first attempt failed after the service had deleted it, and the repeat found nothing at this ID.';

@@ -5,21 +5,10 @@ import { locatorValue } from './input';
 import { collectPages, type Page } from './pagination';
 import { apiRequest } from './transport';
 
-/** Dropdowns must open fast: one attempt and a short wait, no long backoff. */
+/** Dropdowns must open fast: one attempt and a short wait, no long backoff. Answers are read as any JSON. */
 const QUICK = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
 
-function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
-	return a.name.localeCompare(b.name);
-}
-
-
-
-/** The answer of one dropdown request: any JSON, since a shape SPEC.md does not show may differ. */
-async function fetchForDropdown(this: ILoadOptionsFunctions, path: string, qs?: IDataObject): Promise<unknown> {
-	return await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
-}
-
-function isObject(value: unknown): value is IDataObject {
+export function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -34,26 +23,17 @@ function optionText(value: unknown): string | undefined {
 /** The first of `fields` in `entry` that holds text; a bare string or number is its own text. */
 export function fieldText(entry: unknown, fields: string[]): string | undefined {
 	if (!isObject(entry)) return optionText(entry);
-	for (const field of fields) {
-		const text = optionText(entry[field]);
-		if (text !== undefined) return text;
-	}
-	return undefined;
+	return fields.map((field) => optionText(entry[field])).find((text) => text !== undefined);
 }
 
 /** The list in an answer: the answer itself, its `data`, or a list under one of `keys` in `data` or the answer. */
 export function listIn(answer: unknown, keys: string[] = []): unknown[] {
-	const data = isObject(answer) ? answer.data : undefined;
 	if (Array.isArray(answer)) return answer;
+	const data = isObject(answer) ? answer.data : undefined;
 	if (Array.isArray(data)) return data;
-	for (const holder of [data, answer]) {
-		if (!isObject(holder)) continue;
-		for (const key of [...keys, 'items', 'results']) {
-			const list = holder[key];
-			if (Array.isArray(list)) return list;
-		}
-	}
-	return [];
+	const holders = [data, answer].filter(isObject);
+	const lists = holders.flatMap((holder) => [...keys, 'items', 'results'].map((key) => holder[key]));
+	return (lists.find(Array.isArray) as unknown[] | undefined) ?? [];
 }
 
 /** Where an entry keeps an option's parts; the first field with text wins. */
@@ -108,8 +88,7 @@ export async function searchFeeds(
 	const results = data
 		.filter((feed) => !needle || feed.name.toLowerCase().includes(needle) || feed.value === needle)
 		.map(({ name, value }) => ({ name, value: String(value) }));
-	const more = page < (meta?.total_pages ?? 0);
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	return { results, paginationToken: page < (meta?.total_pages ?? 0) ? String(page + 1) : undefined };
 }
 
 /** One page of a list as options, with its page count when the answer gives one: without it, no next page is known. */
@@ -121,7 +100,7 @@ async function optionsPage(
 	page: number,
 	perPage: number,
 ): Promise<Page<INodePropertyOptions>> {
-	const answer = await fetchForDropdown.call(this, path, { page, per_page: perPage });
+	const answer = await apiRequest.call(this, { method: 'GET', path, qs: { page, per_page: perPage }, ...QUICK });
 	const data = toOptions(listIn(answer, keys), fields);
 	const pages = Number(isObject(answer) && isObject(answer.meta) ? answer.meta.total_pages : undefined);
 	return Number.isSafeInteger(pages) ? { data, meta: { total_pages: pages } } : { data };
@@ -148,6 +127,9 @@ export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number)
 	return await pagedOptions.call(this, '/feeds', FEED, ['feeds'], maxPages);
 }
 
+const PLATFORM: OptionFields = { value: ['platform', 'name'], name: ['display_name', 'name'] };
+const TERM_TYPE: OptionFields = { value: ['term_type', 'type', 'name'], name: ['display_name', 'name'] };
+
 /** A term type of a platform entry, and the connected account it needs if any. */
 interface TermTypeChoice {
 	option: INodePropertyOptions;
@@ -163,9 +145,6 @@ interface PlatformChoice {
 	termTypes?: TermTypeChoice[];
 }
 
-const PLATFORM: OptionFields = { value: ['platform', 'name'], name: ['display_name', 'name'] };
-const TERM_TYPE: OptionFields = { value: ['term_type', 'type', 'name'], name: ['display_name', 'name'] };
-
 function termTypeChoice(entry: unknown): TermTypeChoice | undefined {
 	const option = toOption(entry, TERM_TYPE);
 	if (!option) return undefined;
@@ -179,7 +158,7 @@ function termTypeChoice(entry: unknown): TermTypeChoice | undefined {
 }
 
 export async function fetchPlatforms(this: ILoadOptionsFunctions): Promise<PlatformChoice[]> {
-	const answer = await fetchForDropdown.call(this, '/platforms');
+	const answer = await apiRequest.call(this, { method: 'GET', path: '/platforms', ...QUICK });
 	const choices: PlatformChoice[] = [];
 	for (const entry of listIn(answer, ['platforms'])) {
 		const option = toOption(entry, PLATFORM);
@@ -196,25 +175,22 @@ function specTermTypes(platform: string): string[] {
 	return Object.prototype.hasOwnProperty.call(DATA_API_TERM_TYPES, platform) ? DATA_API_TERM_TYPES[platform] : [];
 }
 
-/** SPEC.md's table as options: what platform dropdowns show when the service lists none. */
-function specPlatforms(): INodePropertyOptions[] {
-	return Object.keys(DATA_API_TERM_TYPES).map((platform) => ({
-		name: PLATFORM_DISPLAY_NAMES[platform] ?? platform,
-		value: platform,
-	}));
+/** Platform options by name; SPEC.md's table when the service lists none. */
+function platformOptions(listed: INodePropertyOptions[]): INodePropertyOptions[] {
+	const spec = (platform: string) => ({ name: PLATFORM_DISPLAY_NAMES[platform] ?? platform, value: platform });
+	const options = listed.length > 0 ? listed : Object.keys(DATA_API_TERM_TYPES).map(spec);
+	return options.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Every platform a feed source can use; SPEC.md's table when the answer lists none. */
 export async function getPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const platforms = (await fetchPlatforms.call(this)).map((p) => p.option);
-	return (platforms.length > 0 ? platforms : specPlatforms()).sort(byName);
+	return platformOptions((await fetchPlatforms.call(this)).map((p) => p.option));
 }
 
 /** The chosen platform's term types with what each needs; SPEC.md's when the answer lists none. */
 export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = String(this.getCurrentNodeParameter('platform') ?? '');
-	const platforms = await fetchPlatforms.call(this);
-	const listed = platforms.find((p) => p.option.value === chosen)?.termTypes ?? [];
+	const listed = (await fetchPlatforms.call(this)).find((p) => p.option.value === chosen)?.termTypes ?? [];
 	if (listed.length === 0) return specTermTypes(chosen).map((t) => ({ name: t, value: t }));
 	return listed.map((t) => {
 		const account = t.provider ? `a connected ${t.provider} account` : 'a connected account';
@@ -225,13 +201,10 @@ export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePr
 
 /** Platforms the Data API searches without a connection; SPEC.md's table when the service cannot say, as while setting up. */
 export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let platforms: PlatformChoice[];
-	try {
-		platforms = await fetchPlatforms.call(this);
-	} catch (error) {
-		this.logger.debug('Platform list unavailable, using the built-in table', { error: (error as Error).message });
-		return specPlatforms().sort(byName);
-	}
+	const platforms = await fetchPlatforms.call(this).catch((error: Error) => {
+		this.logger.debug('Platform list unavailable, using the built-in table', { error: error.message });
+	});
+	if (!platforms) return platformOptions([]);
 	const searchable = platforms
 		.filter(({ option, termTypes }) => {
 			const spec = specTermTypes(String(option.value));
@@ -240,7 +213,7 @@ export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INo
 			return termTypes.some((t) => !t.needsConnection && spec.includes(String(t.option.value)));
 		})
 		.map(({ option }) => ({ name: PLATFORM_DISPLAY_NAMES[String(option.value)] ?? option.name, value: option.value }));
-	return (searchable.length > 0 ? searchable : specPlatforms()).sort(byName);
+	return platformOptions(searchable);
 }
 
 const SOURCE: OptionFields = {
@@ -248,8 +221,7 @@ const SOURCE: OptionFields = {
 	name: ['term', 'name'],
 	label: (term, id, source) => {
 		const platform = fieldText(source, ['platform']);
-		if (term) return platform ? `${platform}: ${term}` : term;
-		return platform ? `${platform}: ${id}` : `Source ${id}`;
+		return platform ? `${platform}: ${term ?? id}` : term ?? `Source ${id}`;
 	},
 	description: (source) => {
 		const termType = fieldText(source, ['term_type']);
@@ -271,13 +243,11 @@ const WEBHOOK_EVENT: OptionFields = {
 
 /** Webhook events the service lists with the known ones added, or the known ones when it lists none. */
 export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let listed: INodePropertyOptions[] = [];
-	try {
-		const answer = await fetchForDropdown.call(this, '/webhook_events');
-		listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
-	} catch (error) {
-		this.logger.debug('Webhook event list unavailable, using the known events', { error: (error as Error).message });
-	}
+	const request = apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...QUICK });
+	const answer = await request.catch((error: Error) => {
+		this.logger.debug('Webhook event list unavailable, using the known events', { error: error.message });
+	});
+	const listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
 	const known = KNOWN_WEBHOOK_EVENTS.map((e) => ({ name: e.name, value: e.name, description: e.description }));
 	return [
 		...listed.map((e) => ({ ...e, description: e.description ?? known.find((k) => k.value === e.value)?.description ?? '' })),

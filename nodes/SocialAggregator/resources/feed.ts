@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { requireText, requireUpdateFields } from '../checks';
 import { collection, feedLocator, listFields } from '../fields';
@@ -8,22 +8,20 @@ const show = { resource: ['feed'] };
 const feedUrl = '=/feeds/{{$parameter.feedId}}';
 
 /** How often the feed collects new posts; 0 stands for the plan's default and is sent as null. */
-const syncIntervals: INodePropertyOptions[] = [
-	{ name: 'Every Minute', value: 1 },
-	{ name: 'Every 5 Minutes', value: 5 },
-	{ name: 'Every 10 Minutes', value: 10 },
-	{ name: 'Every 30 Minutes', value: 30 },
-	{ name: 'Every Hour', value: 60 },
-	{ name: 'Every 4 Hours', value: 240 },
-	{ name: 'Every Day', value: 1440 },
-	{ name: 'Plan Default', value: 0 },
-];
-
 const syncInterval: INodeProperties = {
 	displayName: 'Sync Interval',
 	name: 'syncInterval',
 	type: 'options',
-	options: syncIntervals,
+	options: [
+		{ name: 'Every Minute', value: 1 },
+		{ name: 'Every 5 Minutes', value: 5 },
+		{ name: 'Every 10 Minutes', value: 10 },
+		{ name: 'Every 30 Minutes', value: 30 },
+		{ name: 'Every Hour', value: 60 },
+		{ name: 'Every 4 Hours', value: 240 },
+		{ name: 'Every Day', value: 1440 },
+		{ name: 'Plan Default', value: 0 },
+	],
 	default: 0,
 	description: 'How often the feed collects new posts. Short intervals may need a higher plan.',
 	routing: { send: { type: 'body', property: 'sync_interval', value: '={{ $value === 0 ? null : $value }}' } },

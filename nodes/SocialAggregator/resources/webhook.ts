@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireChanges, requireUpdateFields, requireUrl, sendEvents } from '../checks';
+import { requireUpdateFields, requireUrl, sendEvents } from '../checks';
 import { allowHttpOption } from '../../shared/webhookUrl';
 import { collection, listFields, notice } from '../fields';
 import { route } from '../routing';
@@ -115,13 +115,12 @@ export const webhookDescription: INodeProperties[] = [
 					url: webhookUrl,
 					omit: noSecret,
 					prepare: [
+						sendEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
 						requireUpdateFields(
 							'updateFields',
 							{ url: 'URL', events: 'Events', otherEvents: 'Other Events', status: 'Status' },
 							'options.allowHttp',
 						),
-						sendEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
-						requireChanges('Update Fields'),
 					],
 					verify: 'the webhook (Webhook › Get)',
 				}),
