@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../shared/answers';
-import { errorItem, toNodeError } from '../shared/errors';
+import { errorItem, isObject, toNodeError } from '../shared/errors';
 import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
 import { valid } from '../shared/refusal';
@@ -25,7 +25,6 @@ import {
 	type SendRules,
 	type SentResponse,
 } from '../shared/transport';
-import { isObject } from '../shared/loadOptions';
 import { parameterText, requireId } from './checks';
 
 // The path of a declarative request, in this file's order: route() → sender → checks and prepare steps →
@@ -143,9 +142,10 @@ function sendByRules(
 ): Send {
 	let failed = false;
 	const secrets = credentialSecrets(this, rules.itemIndex);
-	const run = this.getExecuteData();
-	const gate = runGates.get(run) ?? new RequestGate(PAGE_CONCURRENCY);
-	runGates.set(run, gate);
+	// Without execute data (none is promised), the item gets a gate of its own.
+	const run: object | undefined = this.getExecuteData();
+	const gate = (run && runGates.get(run)) ?? new RequestGate(PAGE_CONCURRENCY);
+	if (run) runGates.set(run, gate);
 	return async (qs = {}, verify) => {
 		// A page not yet sent when another of the list has failed: the list fails with that page's error.
 		if (failed) throw new Error('Another page of the list failed');

@@ -1,16 +1,13 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, MAX_PER_PAGE, PLATFORM_DISPLAY_NAMES } from './constants';
+import { isObject } from './errors';
 import { locatorValue } from './input';
 import { collectPages, type Page } from './pagination';
 import { apiRequest } from './transport';
 
 /** Dropdowns must open fast: one attempt and a short wait, no long backoff. Answers are read as any JSON. */
 const QUICK = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
-
-export function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Text an option can show or send; what would render blank or as a placeholder is none. */
 function optionText(value: unknown): string | undefined {
