@@ -21,7 +21,9 @@ export async function getConnectionProviders(this: ILoadOptionsFunctions): Promi
 		}
 	}
 	return [...providers.entries()]
-		.map(([provider, needs]) => ({ name: provider, value: provider, description: `Needed for: ${[...needs].join(', ')}` }))
+		.map(([provider, needs]) => {
+			return { name: provider, value: provider, description: `Needed for: ${[...needs].join(', ')}` };
+		})
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
