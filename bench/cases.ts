@@ -161,6 +161,15 @@ export async function serviceOrder(ctx: Context, feedId: number, pages: number):
 	return ids;
 }
 
+/** A seeded feed's order under normal limits, read without the added latency, which is then set to `latencyMs`. */
+async function feedOrder(on: Context, feedId: number, pages: number, latencyMs: number): Promise<unknown[]> {
+	normalLimits(on.fake);
+	on.fake.control.setLatency(0);
+	const ids = await serviceOrder(on, feedId, pages);
+	on.fake.control.setLatency(latencyMs);
+	return ids;
+}
+
 export function sameOrder(items: Json[], expected: unknown[]): boolean {
 	return items.length === expected.length && items.every((item, index) => item.id === expected[index]);
 }
@@ -192,13 +201,7 @@ export function feedPostsCase(): BenchCase {
 			];
 		},
 		async run(ctx, settings, baseline) {
-			const order = async (on: Context) => {
-				normalLimits(on.fake);
-				on.fake.control.setLatency(0);
-				const ids = await serviceOrder(on, feeds.get(on.fake)!, PAGES);
-				on.fake.control.setLatency(settings.latencyMs);
-				return ids;
-			};
+			const order = async (on: Context) => await feedOrder(on, feeds.get(on.fake)!, PAGES, settings.latencyMs);
 			const expected = await order(ctx);
 			const expectedBefore = baseline ? await order(baseline.ctx) : [];
 			const side = (on: Context, name: string, webhook: string, output: string, tag = '') => async () => {
@@ -378,13 +381,7 @@ export function rateLimitCase(): BenchCase {
 		async run(ctx, settings, baseline) {
 			const control = ctx.fake.control;
 			const prefixOf = (on: Context) => `/feeds/${feeds.get(on.fake)!}/posts`;
-			const order = async (on: Context) => {
-				normalLimits(on.fake);
-				on.fake.control.setLatency(0);
-				const ids = await serviceOrder(on, feeds.get(on.fake)!, PAGES);
-				on.fake.control.setLatency(settings.latencyMs);
-				return ids;
-			};
+			const order = async (on: Context) => await feedOrder(on, feeds.get(on.fake)!, PAGES, settings.latencyMs);
 			const expected = await order(ctx);
 			const expectedBefore = baseline ? await order(baseline.ctx) : [];
 			const rows: Row[] = [];

@@ -85,7 +85,7 @@ function sender(spec: RouteSpec) {
 			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
 			const limit = returnAll ? undefined : valid(this.getNode(), checkLimit(this.getNodeParameter('limit', 50)), itemIndex);
 			for (const step of prepare) await step.call(this, options, itemIndex);
-			finish.call(this, options);
+			finish(options, Number(requestOptions.timeout ?? 0));
 
 			const sendRequest = sendByRules.call(this, options, { method, itemIndex, retry, request: request() });
 			let results: IDataObject[];
@@ -122,14 +122,13 @@ export const PAGE_CONCURRENCY = 10;
 const runGates = new WeakMap<object, RequestGate>();
 
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
-function finish(this: IExecuteSingleFunctions, request: RequestOptions): void {
+function finish(request: RequestOptions, chosenTimeout: number): void {
 	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
 	}
 	if (typeof request.url === 'string') request.url = request.url.replace(/\s*\/\s*/g, '/').trim();
-	const chosen = Number(this.getNodeParameter('requestOptions.timeout', 0));
-	request.timeout = Number.isFinite(chosen) && chosen > 0 ? chosen : DEFAULT_TIMEOUT_MS;
+	request.timeout = Number.isFinite(chosenTimeout) && chosenTimeout > 0 ? chosenTimeout : DEFAULT_TIMEOUT_MS;
 }
 
 type Send = (qs?: IDataObject, verify?: string) => Promise<SentResponse>;

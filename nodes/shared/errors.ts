@@ -155,7 +155,7 @@ export function networkError(
 	const reason = systemCode ?? 'a network error';
 	const message = mayHaveActed
 		? `The connection to the service failed after the request was sent (${reason}); its answer never came`
-		: `The service could not be reached (${reason}) after ${attempts(tries)}`;
+		: `The service could not be reached (${reason}) after ${plural(tries, 'attempt')}`;
 	const description =
 		mayHaveActed ??
 		'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.';
@@ -164,8 +164,8 @@ export function networkError(
 }
 
 /** "1 attempt", "3 attempts". */
-export function attempts(n: number): string {
-	return `${n} attempt${n === 1 ? '' : 's'}`;
+export function plural(n: number, word: string): string {
+	return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The service's `error.code` kept on an error made by `apiErrorFromResponse`. */

@@ -10,7 +10,7 @@ import type {
 import { UnusableAnswer, unusableAnswerError } from './answers';
 import { checkBaseUrl } from './baseUrl';
 import { CREDENTIAL_NAME } from './constants';
-import { apiErrorFromResponse, attempts, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
+import { apiErrorFromResponse, mayHaveActedAdvice, networkError, plural, redact, type ApiResponse } from './errors';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
@@ -255,7 +255,7 @@ export async function sendWithRules(
 				const body = {
 					error: {
 						code: 'malformed_response',
-						message: `The service's answer${to}${status} could not be read: ${outcome.reason} (after ${attempts(attempt)})`,
+						message: `The service's answer${to}${status} could not be read: ${outcome.reason} (after ${plural(attempt, 'attempt')})`,
 					},
 				};
 				const answer = { statusCode: outcome.statusCode ?? 200, body };
@@ -281,7 +281,7 @@ function rateLimitError(
 	overBudget = false,
 ) {
 	const error = apiErrorFromResponse(node, response, itemIndex);
-	error.message = `The service kept answering 429 (rate limit exceeded) after ${attempts(attempt)} and ${Math.round(waitedMs / 1000)} s of waiting`;
+	error.message = `The service kept answering 429 (rate limit exceeded) after ${plural(attempt, 'attempt')} and ${Math.round(waitedMs / 1000)} s of waiting`;
 	if (overBudget) {
 		error.description = `${error.description ?? ''}\nThe next wait would pass the longest wait allowed: raise "${MAX_RETRY_WAIT_FIELD}" under the node's Request Options, or use a key with a higher limit.`.trim();
 	}

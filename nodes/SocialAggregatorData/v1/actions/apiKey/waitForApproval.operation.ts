@@ -1,6 +1,7 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { plural } from '../../../../shared/errors';
 import { retryTiming } from '../../../../shared/retry';
 import { preparePoll, requestIdField, type PollResult } from './getStatus.operation';
 
@@ -79,7 +80,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			`No approval for request ${requestId} within ${Math.round(timeoutMs / 1000)} s`,
 			{
 				itemIndex,
-				description: `Polled ${polls} time${polls === 1 ? '' : 's'} over ${Math.round(waitedMs / 1000)} s; the request was still pending. The account owner must open its authorization_url and approve it; a longer Timeout waits longer, and Get Authorization Status asks once.`,
+				description: `Polled ${plural(polls, 'time')} over ${Math.round(waitedMs / 1000)} s; the request was still pending. The account owner must open its authorization_url and approve it; a longer Timeout waits longer, and Get Authorization Status asks once.`,
 			},
 		);
 	}

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { AUTO_DETECT, canonicalPlatform, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
+import { plural } from '../../../../shared/errors';
 import { checkLimit } from '../../../../shared/input';
 import {
 	collectRounds,
@@ -249,7 +250,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const failed = outcome.stoppedBy;
 	if (failed) {
-		const why = `The platform failed ${failed.failures} time${failed.failures === 1 ? '' : 's'} in a row, so the search stopped after ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}.`;
+		const why = `The platform failed ${plural(failed.failures, 'time')} in a row, so the search stopped after ${plural(outcome.requests, 'request')}.`;
 		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
 	}
 	if (outcome.requestCapReached) {
