@@ -6,7 +6,7 @@ const VERSION_PREFIX = '/v1';
 const HINT = `Enter the address of the API up to and including its version prefix ${VERSION_PREFIX}, for example https://api.example.com${VERSION_PREFIX}.`;
 
 /** Hosts on this machine, the only ones allowed plain http (a local stand-in for the service). */
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
 	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
 	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }

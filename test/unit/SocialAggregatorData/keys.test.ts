@@ -1,4 +1,4 @@
-import { pollItem, type PollResult } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/getStatus.operation';
+import { checkRequestId, pollItem, type PollResult } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/getStatus.operation';
 import { requestItem } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/request.operation';
 import { waitForApproval } from '../../../nodes/SocialAggregatorData/v1/actions/apiKey/waitForApproval.operation';
 import { runProfileLookup } from '../../../nodes/SocialAggregatorData/v1/actions/profile/lookUp.operation';
@@ -155,5 +155,20 @@ describe('profile lookup', () => {
 			error_code: 'fetch_timeout',
 			failed_attempts: 3,
 		});
+	});
+});
+
+describe('the Request ID as a poll_url', () => {
+	it('follows an absolute poll_url only over https, or plain http on this machine', () => {
+		const checked = checkRequestId('http://api.example.com/v1/authorize/req_1');
+		expect(checked.ok).toBe(false);
+		if (!checked.ok) {
+			expect(checked.refusal.field).toBe('Request ID');
+			expect(checked.refusal.reason).toContain('plain http');
+		}
+		expect(checkRequestId('https://api.example.com/v1/authorize/req_1')).toMatchObject({ ok: true, value: { requestId: 'req_1', absolute: true } });
+		expect(checkRequestId('http://127.0.0.1:8080/v1/authorize/req_2')).toMatchObject({ ok: true, value: { requestId: 'req_2' } });
+		expect(checkRequestId('http://localhost/v1/authorize/req_3')).toMatchObject({ ok: true, value: { requestId: 'req_3' } });
+		expect(checkRequestId('HTTP://api.example.com/v1/authorize/req_4').ok).toBe(false);
 	});
 });

@@ -126,6 +126,18 @@ describe('Get Authorization Status', () => {
 		);
 		expect(run.items[0].json).toMatchObject({ status: 'pending', request_id });
 	});
+
+	test('a poll_url over plain http to another host is refused before any request: its answer carries the key', async () => {
+		const { request_id } = await pendingRequest();
+		const run = await runNode(
+			fake,
+			{ resource: 'apiKey', operation: 'getStatus', baseUrlSource: 'parameter', baseUrl: fake.url, requestId: `http://api.example.com/v1/authorize/${request_id}` },
+			{ apiKey: null },
+		);
+		expect(run.error?.message).toContain('Invalid Request ID (item 0)');
+		expect(run.error?.message).toContain('plain http');
+		expect(fake.control.requests.list().filter((r) => r.path.includes(request_id))).toEqual([]);
+	});
 });
 
 describe('Wait for Approval', () => {

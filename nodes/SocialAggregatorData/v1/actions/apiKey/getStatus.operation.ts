@@ -2,6 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { UnusableAnswer } from '../../../../shared/answers';
+import { isLoopback } from '../../../../shared/baseUrl';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestChecked } from '../../../../shared/transport';
@@ -34,6 +35,16 @@ export function checkRequestId(value: unknown): Checked<{ path: string; requestI
 		});
 	}
 	if (/^https?:\/\//i.test(text)) {
+		// Its answer carries the issued key: the same rule as the Base URL.
+		const url = URL.canParse(text) ? new URL(text) : undefined;
+		if (!url) return refuse({ field: 'Request ID', reason: `"${text}" is not a web address` });
+		if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+			return refuse({
+				field: 'Request ID',
+				reason: `the poll URL "${text}" uses plain http; the issued API key must travel over https`,
+				hint: 'Use the https:// poll_url, or the request_id alone. Plain http is accepted only for a service on this machine (localhost, 127.0.0.1).',
+			});
+		}
 		const requestId = decodeURIComponent(text.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '');
 		return { ok: true, value: { path: text, requestId, absolute: true } };
 	}
