@@ -15,9 +15,24 @@ import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTe
 import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from '../shared/signature';
 import { allowHttpOption } from '../shared/webhookUrl';
-import { answerDelivery, handledInProcess, rememberHandled } from './delivery';
+import {
+	answerDelivery,
+	applySettings,
+	handledInProcess,
+	rememberHandled,
+	storedSettings,
+	type Delivery,
+	type DeliverySettings,
+} from './delivery';
+import { finished, RETRY_AFTER_SECONDS, receivedHere, takePlace } from './inFlight';
 import { checkExists, create, deliverySecrets, remove, triggerKey } from './lifecycle';
-import { databaseStore, firstTimeItems } from './once';
+import { databaseStore, firstTimeItems, itemDeliveryId } from './once';
+
+/** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
+const RAW = { rawExpressions: true };
+
+/** Deliveries without an id, counted apart from each other while their execution runs. */
+let unnamed = 0;
 
 export class SocialAggregatorTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,6 +54,9 @@ export class SocialAggregatorTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty: n8n sends the webhookResponse that webhook() returns beside the items, once the
+				// execution exists (without it, n8n 2.x answers the text "firstEntryJson").
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -167,30 +185,77 @@ export class SocialAggregatorTrigger implements INodeType {
 			headers: request.headers as HeaderBag,
 			rawBody: request.rawBody,
 			secrets: deliverySecrets(this, manual),
-			parameter: (name, fallback) => this.getNodeParameter(name, fallback),
+			parameter: (name, fallback) => this.getNodeParameter(name, fallback, RAW),
+			evaluate: (name, fallback) => this.getNodeParameter(name, fallback),
 			manual,
 			handledBefore: (id) => handledInProcess(key, id),
 		});
+		const response = this.getResponseObject();
+		if (answer.items?.length && !manual) {
+			// Executions of this trigger pile up in this process: the sender retries later instead.
+			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`))) {
+				this.logger.warn(
+					`Social Aggregator Trigger: delivery ${answer.id ?? '(no id)'} answered 503: this n8n is still running earlier deliveries of this trigger`,
+				);
+				response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+				response.status(503).json({
+					error: { code: 'busy', message: `Busy with earlier deliveries; retry after ${RETRY_AFTER_SECONDS} s` },
+				});
+				return { noWebhookResponse: true };
+			}
+		}
 		if (answer.log) this.logger[answer.log.level](answer.log.message);
 		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
-		if (answer.items?.length) return { workflowData: [answer.items.map((json) => ({ json }))] };
+		if (answer.items?.length) {
+			return { workflowData: [answer.items.map((json) => ({ json }))], webhookResponse: answer.body };
+		}
 		if (answer.status === 200) return { webhookResponse: answer.body };
-		this.getResponseObject().status(answer.status).json(answer.body);
+		response.status(answer.status).json(answer.body);
 		return { noWebhookResponse: true };
 	}
 
-	/** Runs where the execution runs (a worker in queue mode): drops deliveries n8n's database says were acted on. */
+	/**
+	 * Runs where the execution runs (a worker in queue mode): applies settings given as expressions,
+	 * then drops deliveries n8n's database says were acted on.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
-		if (this.getMode() === 'manual') {
-			return [input.map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+		const manual = this.getMode() === 'manual';
+		const key = triggerKey(this);
+		const items = deferredSettings(this) ? applyEvaluatedSettings(this, input, manual) : input;
+		if (manual) return [items.map((item, index) => ({ ...item, pairedItem: item.pairedItem ?? { item: index } }))];
+		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
+		try {
+			// A delivery this process received is checked here alone: no other process can be checking it.
+			const tieBreak = (checked: string[]) => checked.some((id) => !receivedHere(key, id));
+			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, tieBreak);
+			if (duplicates.length > 0) {
+				this.logger.info(
+					`Social Aggregator Trigger: deliveries ${duplicates.join(', ')} were acted on before; their items are not passed on`,
+				);
+			}
+			return [kept];
+		} finally {
+			finished(key, ids);
 		}
-		const { items, duplicates } = await firstTimeItems(input, databaseStore(this), triggerKey(this));
-		if (duplicates.length > 0) {
-			this.logger.info(
-				`Social Aggregator Trigger: deliveries ${duplicates.join(', ')} were acted on before; their items are not passed on`,
-			);
-		}
-		return [items];
 	}
+}
+
+/** Whether a setting is an expression, so webhook() emitted each delivery whole for execute() to shape. */
+function deferredSettings(ctx: IExecuteFunctions): boolean {
+	return storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) === undefined;
+}
+
+/** The items each delivery gives under settings evaluated for it (its own item index). */
+function applyEvaluatedSettings(ctx: IExecuteFunctions, input: INodeExecutionData[], manual: boolean): INodeExecutionData[] {
+	return input.flatMap((item, index) => {
+		const settings: DeliverySettings = {
+			events: ctx.getNodeParameter('events', index, []),
+			output: ctx.getNodeParameter('output', index, 'eachPost'),
+			options: (ctx.getNodeParameter('options', index, {}) as DeliverySettings['options']) ?? {},
+		};
+		const { items, ignored } = applySettings(item.json as Delivery, settings, manual);
+		if (ignored) ctx.logger.debug(`Social Aggregator Trigger: delivery ${String(item.json.id ?? '(no id)')} ignored: ${ignored}`);
+		return items.map((json) => ({ json, pairedItem: { item: index } }));
+	});
 }

@@ -34,36 +34,100 @@ export interface DeliveryRequest {
 	rawBody: Buffer | undefined;
 	/** This trigger's signing secrets; a delivery signed with any of them is accepted. */
 	secrets: Array<string | undefined>;
-	/** A node parameter; an expression may throw, which a signed delivery answers with 422. */
+	/**
+	 * A node parameter as stored, an expression as its text (`={{ … }}`): reading it takes no expression
+	 * isolate. An n8n that evaluates it anyway may throw, which a signed delivery answers with 422.
+	 */
 	parameter: (name: string, fallback: unknown) => unknown;
+	/** A node parameter evaluated: only for a Signature Header given as an expression; may throw. */
+	evaluate: (name: string, fallback: unknown) => unknown;
 	/** The editor is listening for a test event: nothing is de-duplicated or remembered. */
 	manual: boolean;
 	/** Whether this process has handled delivery `id` before. */
 	handledBefore: (id: string) => boolean;
 }
 
-/** The answer to the sender (a 200 or a JSON error), the items to emit and the id to remember as handled. */
+/** The answer to the sender (a 2xx or a JSON error), the items to emit and the id to remember as handled. */
 export interface DeliveryAnswer {
 	status: number;
 	body: IDataObject;
 	items?: IDataObject[];
 	remember?: string;
+	/** The delivery id as text (the exact digits of a long number), when it has one. */
+	id?: string;
 	log?: { level: 'debug' | 'warn'; message: string };
+}
+
+/** The parameters that decide what a delivery becomes. */
+export interface DeliverySettings {
+	events: unknown;
+	output: unknown;
+	options: IDataObject;
 }
 
 function refusal(status: number, code: string, message: string, log?: DeliveryAnswer['log']): DeliveryAnswer {
 	return { status, body: { error: { code, message } }, log };
 }
 
+/** Whether a stored parameter holds an expression anywhere (a text starting with `=`). */
+export function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+/** The settings as stored, or `undefined` when one is an expression: then execute() filters and shapes. */
+export function storedSettings(parameter: DeliveryRequest['parameter']): DeliverySettings | undefined {
+	const settings = {
+		events: parameter('events', []),
+		output: parameter('output', 'eachPost'),
+		options: (parameter('options', {}) as IDataObject) ?? {},
+	};
+	return holdsExpression(settings) ? undefined : settings;
+}
+
+/** The Signature Header option; one given as an expression is evaluated (the only one webhook() evaluates). */
+function signatureHeaderName(request: DeliveryRequest): string | undefined {
+	const stored = request.parameter('options.signatureHeader', '');
+	const value = holdsExpression(stored) ? request.evaluate('options.signatureHeader', '') : stored;
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** What a verified delivery becomes under `settings`: items, or the reason it is ignored. */
+export function applySettings(
+	delivery: Delivery,
+	settings: DeliverySettings,
+	listeningForTest: boolean,
+): { items: IDataObject[]; ignored?: string } {
+	const { options } = settings;
+	const ignored = ignoreReason(delivery, {
+		events: eventList(settings.events, options.additionalEvents),
+		// A number is one feed id.
+		feedIds: textList(typeof options.feedIds === 'number' ? String(options.feedIds) : options.feedIds),
+		includeTestDeliveries: options.includeTestDeliveries !== false,
+		listeningForTest,
+	});
+	if (ignored) return { items: [], ignored };
+	return { items: deliveryItems(delivery, settings.output === 'eachDelivery' ? 'eachDelivery' : 'eachPost') };
+}
+
+/** The answer body of a delivery that starts the workflow: `{ received: true, id }`. */
+export function startedBody(delivery: Delivery): IDataObject {
+	return delivery.id === undefined ? { received: true } : { received: true, id: delivery.id };
+}
+
 /** A delivery checked, then refused, recognised as a copy, ignored with a reason, or turned into items. */
 export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
-	const options = (request.parameter('options', {}) as IDataObject) ?? {};
-	const verdict = verifyDelivery({
-		headers: request.headers,
-		rawBody: request.rawBody,
-		secrets: request.secrets,
-		headerName: typeof options.signatureHeader === 'string' ? options.signatureHeader : undefined,
-	});
+	let headerName: string | undefined;
+	try {
+		headerName = signatureHeaderName(request);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		const message = `Social Aggregator Trigger refused a delivery with 401: the option "Signature Header" could not be evaluated: ${reason}`;
+		return refusal(401, 'invalid_signature', 'The signature could not be checked', { level: 'warn', message });
+	}
+	const verdict = verifyDelivery({ headers: request.headers, rawBody: request.rawBody, secrets: request.secrets, headerName });
 	if (!verdict.valid) {
 		const message = `Social Aggregator Trigger refused a delivery with 401: ${describeFailure(verdict)}`;
 		return refusal(401, 'invalid_signature', 'The signature is missing or does not match', { level: 'warn', message });
@@ -72,9 +136,10 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 	const text = request.rawBody === undefined ? '' : request.rawBody.toString('utf8');
 	const delivery = parseDelivery(text);
 	if (!delivery) return refusal(400, 'invalid_body', 'The body is not a JSON object');
-	// The id as the service wrote it: a number past 2^53 keeps every digit.
-	const id = rawDeliveryId(text) ?? idText(delivery.id);
-	if (id !== undefined) delivery.id = /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+	// The id as the service wrote it: a number past 2^53 keeps every digit, a text of digits stays text.
+	const raw = rawIdToken(text);
+	const id = raw?.text ?? idText(delivery.id);
+	if (raw) delivery.id = raw.number && /^\d+$/.test(raw.text) && Number.isSafeInteger(Number(raw.text)) ? Number(raw.text) : raw.text;
 	const remember = request.manual ? undefined : id;
 
 	// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
@@ -83,21 +148,18 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		return { status: 200, body: { received: true, duplicate: true }, log: { level: 'debug', message } };
 	}
 	try {
-		const reason = ignoreReason(delivery, {
-			events: eventList(request.parameter('events', []), options.additionalEvents),
-			// A number is one feed id.
-			feedIds: textList(typeof options.feedIds === 'number' ? String(options.feedIds) : options.feedIds),
-			includeTestDeliveries: options.includeTestDeliveries !== false,
-			listeningForTest: request.manual,
-		});
-		if (reason) {
-			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${reason}`;
-			return { status: 200, body: { received: true, ignored: reason }, log: { level: 'debug', message }, remember };
+		const settings = storedSettings(request.parameter);
+		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
+		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id };
+		const { items, ignored } = applySettings(delivery, settings, request.manual);
+		if (ignored) {
+			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
+			return { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
 		}
-		const items = deliveryItems(delivery, request.parameter('output', 'eachPost') as OutputMode);
-		return { status: 200, body: { received: true }, items, remember };
+		return { status: 200, body: startedBody(delivery), items, remember, id };
 	} catch (error) {
-		// A signed delivery of an unexpected shape: a 4xx, never n8n's 500; not remembered, so a retry is handled afresh.
+		// A signed delivery of an unexpected shape, or an option that fails: a 4xx, never n8n's 500; not
+		// remembered, so a retry is handled afresh.
 		const reason = error instanceof Error ? error.message : String(error);
 		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
 		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
@@ -124,20 +186,35 @@ export function idText(id: unknown): string | undefined {
 /** Keys (a string and its colon), other strings, brackets and bare values (numbers, true, null), in order. */
 const JSON_TOKEN = /("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[[\]{}]|[^\s,:[\]{}"]+/g;
 
-/** The top-level `id` as written: JSON.parse rounds a number past 2^53, so two deliveries could share one. */
-export function rawDeliveryId(raw: string): string | undefined {
+/**
+ * The top-level `id` as written, the last one when the key comes twice (as JSON.parse reads it):
+ * JSON.parse rounds a number past 2^53, so two deliveries could share one. `number` tells a
+ * number from a text of digits.
+ */
+export function rawIdToken(raw: string): { text: string; number: boolean } | undefined {
 	let depth = 0;
 	let idNext = false;
+	let found: { text: string; number: boolean } | undefined;
 	for (const [token, key] of raw.matchAll(JSON_TOKEN)) {
 		if (idNext) {
-			if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)) return token;
-			return token.startsWith('"') ? idText(JSON.parse(token)) : undefined;
+			idNext = false;
+			const text = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)
+				? token
+				: token.startsWith('"') ? idText(JSON.parse(token)) : undefined;
+			found = text === undefined ? undefined : { text, number: !token.startsWith('"') };
+			if (token === '{' || token === '[') depth++;
+			continue;
 		}
 		if (token === '{' || token === '[') depth++;
 		else if (token === '}' || token === ']') depth--;
 		else idNext = depth === 1 && key !== undefined && JSON.parse(key) === 'id';
 	}
-	return undefined;
+	return found;
+}
+
+/** The top-level `id` as written (see rawIdToken). */
+export function rawDeliveryId(raw: string): string | undefined {
+	return rawIdToken(raw)?.text;
 }
 
 function isTestDelivery(delivery: Delivery): boolean {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { answerDelivery, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../shared/signBody';
+import { parameterAt } from './stub';
 
 const SECRET = 'whsec_unit_secret_9876543210';
 
@@ -13,7 +14,8 @@ function request(text: string, overrides: Partial<DeliveryRequest> & { parameter
 		headers: { 'x-service-signature': signBody(SECRET, rawBody) },
 		rawBody,
 		secrets: [undefined, SECRET],
-		parameter: (name, fallback) => (name in parameters ? parameters[name] : fallback),
+		parameter: (name, fallback) => parameterAt(parameters, name, fallback),
+		evaluate: (name, fallback) => parameterAt(parameters, name, fallback),
 		manual: false,
 		handledBefore: () => false,
 		...overrides,

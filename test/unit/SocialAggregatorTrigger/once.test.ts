@@ -39,8 +39,9 @@ class Row {
 	}
 }
 
-/** The delivery ids in the row (without the tie-break keys), sorted. */
-const ids = (row: Row) => [...new Set((row.list ?? []).filter((key) => !key.includes('#')))].sort();
+/** The delivery ids in the row (their own keys, without the tie-break keys and the keys older versions wrote), sorted. */
+const ids = (row: Row) =>
+	[...new Set((row.list ?? []).filter((key) => key.startsWith('delivery:')).map((key) => key.slice('delivery:'.length)))].sort();
 
 const items = (list: Array<string | undefined>): INodeExecutionData[] =>
 	list.map((id, index) => ({ json: id === undefined ? { n: index } : { id: index, event_id: id } }));
@@ -88,6 +89,40 @@ describe('exactly once over n8n processed data', () => {
 		]);
 		expect([a.has('same'), b.has('same')].filter(Boolean)).toHaveLength(1);
 		expect(ids(row)).toEqual(['older', 'same']);
+	});
+
+	it('takes a delivery whose id is literally another id followed by #2 for a delivery of its own', async () => {
+		const row = new Row();
+		const store = row.store();
+		// Checked as in another process (tie-break rounds), which records more than the id itself.
+		expect((await claimDeliveries(store, 'k', ['x'], () => 0)).has('x')).toBe(true);
+		expect((await claimDeliveries(store, 'k', ['x#2'], () => 0)).has('x#2')).toBe(true);
+		expect((await claimDeliveries(store, 'k', ['x#3'], () => 0)).has('x#3')).toBe(true);
+		expect((await claimDeliveries(store, 'k', ['x'], () => 0)).has('x')).toBe(false);
+	});
+
+	it('records a delivery its own process received in one write, and copies checked beside it share that write', async () => {
+		const row = new Row(5);
+		const store = row.store();
+		expect((await claimDeliveries(store, 'k', ['first'], Math.random, false)).has('first')).toBe(true);
+		expect(row.writes).toBe(1);
+		const results = await Promise.all(
+			['a', 'b', 'c', 'a', 'd', 'e'].map(async (id) => await claimDeliveries(store, 'k', [id], Math.random, false)),
+		);
+		expect(results.map((claimed) => claimed.size)).toEqual([1, 1, 1, 0, 1, 1]);
+		// The first check alone, the five waiting behind it in one more.
+		expect(row.writes).toBe(3);
+		expect(ids(row)).toEqual(['a', 'b', 'c', 'd', 'e', 'first']);
+	});
+
+	it('recognises a delivery older versions recorded under its bare id, in the same write', async () => {
+		const row = new Row();
+		row.list = ['old-1', 'old-1#2', 'old-1#3'];
+		const store = row.store();
+		expect((await claimDeliveries(store, 'k', ['old-1'], Math.random, false)).has('old-1')).toBe(false);
+		expect(row.writes).toBe(1);
+		// An id that reads as a key of the new namespaces is compared with those keys only.
+		expect((await claimDeliveries(store, 'k', ['delivery:old-1'], Math.random, false)).has('delivery:old-1')).toBe(true);
 	});
 
 	it('passes the items of new deliveries with pairedItem, drops the others, and passes items without an id', async () => {

@@ -116,7 +116,7 @@ export function hookContext(options: HookStubOptions) {
 		getActivationMode: () => options.activation ?? 'activate',
 		getNodeWebhookUrl: () => options.url ?? 'https://n8n.example.com/webhook/abc/webhook',
 		getWorkflowStaticData: () => staticData,
-		getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+		getNodeParameter: (name: string, fallback?: unknown) => parameterAt(parameters, name, fallback),
 		getCredentials: async () => ({ apiKey: 'sag_live_stubkey123456', baseUrl: 'http://127.0.0.1:9/v1' }),
 		logger,
 		helpers: {
@@ -125,4 +125,14 @@ export function hookContext(options: HookStubOptions) {
 		},
 	};
 	return { context, staticData, logs };
+}
+
+/** A parameter by name or dotted path (`options.signatureHeader`), as n8n reads it. */
+export function parameterAt(parameters: IDataObject, name: string, fallback?: unknown): unknown {
+	let value: unknown = parameters;
+	for (const part of name.split('.')) {
+		if (!value || typeof value !== 'object' || !(part in value)) return fallback;
+		value = (value as IDataObject)[part];
+	}
+	return value;
 }

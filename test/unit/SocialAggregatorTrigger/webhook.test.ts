@@ -1,4 +1,4 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { eventList } from '../../../nodes/shared/input';
 import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
@@ -11,8 +11,9 @@ import {
 	rawDeliveryId,
 	rememberHandled,
 } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { finished, forgetInFlight, MAX_IN_FLIGHT, takePlace } from '../../../nodes/SocialAggregatorTrigger/inFlight';
 import { signBody } from '../shared/signBody';
-import { hookContext, WebhookApiStub } from './stub';
+import { hookContext, parameterAt, WebhookApiStub } from './stub';
 
 const SECRET = 'whsec_unit_secret_9876543210';
 const TEST_SECRET = 'whsec_unit_test_secret_0000';
@@ -34,6 +35,7 @@ function postCreated(id: string, extra: IDataObject = {}): Delivery {
 interface Sent {
 	status?: number;
 	body?: unknown;
+	headers?: Record<string, string>;
 }
 
 function webhookContext(rawBody: Buffer | undefined, headers: IDataObject, opts: { parameters?: IDataObject; staticData?: IDataObject; mode?: string } = {}) {
@@ -54,6 +56,10 @@ function webhookContext(rawBody: Buffer | undefined, headers: IDataObject, opts:
 			return response;
 		},
 		end() {
+			return response;
+		},
+		setHeader(name: string, value: string) {
+			sent.headers = { ...sent.headers, [name.toLowerCase()]: value };
 			return response;
 		},
 	};
@@ -92,6 +98,33 @@ describe('webhook()', () => {
 				occurred_at: '2026-01-01T10:06:00Z',
 			})),
 		);
+	});
+
+	it('answers a delivery that starts the workflow with JSON naming it, beside the items', async () => {
+		const { raw, headers } = signed(postCreated('dlv_ack'));
+		const { context } = webhookContext(raw, headers);
+		const result = await node.webhook.call(context);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'dlv_ack' });
+		expect(result.workflowData?.[0]).toHaveLength(2);
+		// n8n sends that answer only when the webhook description sets responseData to an empty text.
+		expect(node.description.webhooks?.[0].responseData).toBe('');
+	});
+
+	it('reads its parameters without evaluating them; with a setting given as an expression it emits the delivery whole', async () => {
+		const delivery = postCreated('dlv_raw');
+		const { raw, headers } = signed(delivery);
+		const { context } = webhookContext(raw, headers, { parameters: { options: { feedIds: '={{ $vars.feeds }}' } } });
+		const reads: unknown[] = [];
+		const read = context.getNodeParameter.bind(context) as (n: string, f: unknown, o?: unknown) => unknown;
+		(context as unknown as { getNodeParameter: unknown }).getNodeParameter = (name: string, fallback: unknown, options?: unknown) => {
+			reads.push(options);
+			return read(name, fallback, options);
+		};
+		const result = await node.webhook.call(context);
+		expect(reads.length).toBeGreaterThan(0);
+		expect(reads.every((options) => (options as { rawExpressions?: boolean })?.rawExpressions === true)).toBe(true);
+		expect(result.workflowData?.[0].map((i) => i.json)).toEqual([delivery]);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'dlv_raw' });
 	});
 
 	it('emits the delivery as one item when asked', async () => {
@@ -293,11 +326,130 @@ describe('validly signed deliveries of any shape', () => {
 		expect((await send(body('42')).run).workflowData?.[0][0].json.event_id).toBe(42);
 	});
 
+	it('an id sent as the text "0123" stays that text, in the item and in the key', async () => {
+		const body = (id: string) => `{"id":${id},"event":"post.created","data":{"posts":[{"id":1}]}}`;
+		const first = await send(body('"0123"')).run;
+		expect(first.workflowData?.[0][0].json.event_id).toBe('0123');
+		const whole = await send(body('"0456"'), { output: 'eachDelivery' }).run;
+		expect(whole.workflowData?.[0][0].json.id).toBe('0456');
+		// The number 123 is another id than the text "0123".
+		expect((await send(body('123')).run).workflowData?.[0][0].json.event_id).toBe(123);
+		expect((await send(body('"0123"')).run).webhookResponse).toMatchObject({ received: true, duplicate: true });
+	});
+
+	it('a body with the id key twice is read as JSON.parse reads it (the last one), for the key and the item alike', async () => {
+		const twice = (last: string) => `{"id":"shared","event":"post.created","data":{"posts":[{"id":1}]},"id":"${last}"}`;
+		const first = await send(twice('dlv_b')).run;
+		const second = await send(twice('dlv_c')).run;
+		expect(first.workflowData?.[0][0].json.event_id).toBe('dlv_b');
+		expect(second.workflowData?.[0][0].json.event_id).toBe('dlv_c');
+		expect(rawDeliveryId('{"id":1,"data":{"id":3},"id":2}')).toBe('2');
+	});
+
+	it('a throwing expression in the options answers a validly signed delivery with a 4xx JSON error, never a 500', async () => {
+		const raw = Buffer.from(JSON.stringify(postCreated('dlv_expr')));
+		const { context, sent, logs } = webhookContext(raw, { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) });
+		// As n8n does when evaluating an expression that throws (an n8n without raw parameter reads evaluates it here).
+		const read = context.getNodeParameter.bind(context);
+		(context as unknown as { getNodeParameter: unknown }).getNodeParameter = (name: string, fallback: unknown, options?: unknown) => {
+			if (name === 'options') throw new Error('Cannot read properties of undefined (reading x)');
+			return (read as (n: string, f: unknown, o?: unknown) => unknown)(name, fallback, options);
+		};
+		const result = await node.webhook.call(context);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(sent.status).toBeGreaterThanOrEqual(400);
+		expect(sent.status).toBeLessThan(500);
+		expect(sent.body).toMatchObject({ error: { code: expect.any(String) } });
+		expect(logs.some((l) => l.level === 'warn' && l.message.includes('dlv_expr'))).toBe(true);
+	});
+
 	it('rawDeliveryId reads the top-level id as written, wherever it stands', () => {
 		expect(rawDeliveryId('{"data":{"id":"inner","x":[1,{"id":2}]},"id":9007199254740993}')).toBe('9007199254740993');
 		expect(rawDeliveryId('{ "event": "a,\\"b\\"}", "id" : "dlv_1" }')).toBe('dlv_1');
 		expect(rawDeliveryId('{"id":null}')).toBeUndefined();
 		expect(rawDeliveryId('{"id":{"a":1}}')).toBeUndefined();
 		expect(rawDeliveryId('[1]')).toBeUndefined();
+	});
+});
+
+describe('execute(), where the execution runs', () => {
+	beforeEach(() => {
+		forgetDeliveriesInProcess();
+		forgetInFlight();
+	});
+
+	/** An IExecuteFunctions stand-in: the trigger's items as input, n8n's processed-data row as a list. */
+	function executeContext(input: IDataObject[], opts: { parameters?: IDataObject; evaluated?: IDataObject; row?: string[] } = {}) {
+		const row = opts.row ?? [];
+		const calls: string[][] = [];
+		const parameters: IDataObject = { events: ['post.created'], output: 'eachPost', options: {}, ...opts.parameters };
+		const evaluated: IDataObject = { ...parameters, ...opts.evaluated };
+		const base = hookContext({ api: new WebhookApiStub(), parameters });
+		const context = {
+			...base.context,
+			getMode: () => 'webhook',
+			getInputData: () => input.map((json) => ({ json })),
+			getNodeParameter: (name: string, _index: number, fallback: unknown, options?: { rawExpressions?: boolean }) =>
+				parameterAt(options?.rawExpressions ? parameters : evaluated, name, fallback),
+			helpers: {
+				checkProcessedAndRecord: async (keys: string[]) => {
+					calls.push(keys);
+					const fresh = keys.filter((k) => !row.includes(k));
+					row.push(...fresh);
+					return { new: fresh, processed: keys.filter((k) => !fresh.includes(k)) };
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { context, calls, row };
+	}
+
+	it('records a delivery this process received in one write; one received elsewhere takes the tie-break rounds', async () => {
+		const { raw, headers } = signed(postCreated('dlv_here'));
+		const emitted = await node.webhook.call(webhookContext(raw, headers).context);
+		const here = executeContext(emitted.workflowData![0].map((i) => i.json));
+		expect((await node.execute.call(here.context))[0]).toHaveLength(2);
+		expect(here.calls).toHaveLength(1);
+
+		const elsewhere = executeContext([{ ...POSTS[0], event_id: 'dlv_elsewhere' }]);
+		expect((await node.execute.call(elsewhere.context))[0]).toHaveLength(1);
+		expect(elsewhere.calls).toHaveLength(3);
+		// Its copy, run again after the first finished: passed on no more.
+		const again = executeContext([{ ...POSTS[0], event_id: 'dlv_elsewhere' }], { row: elsewhere.row });
+		expect((await node.execute.call(again.context))[0]).toEqual([]);
+	});
+
+	it('applies settings given as expressions to the delivery webhook() emitted whole', async () => {
+		const delivery = postCreated('dlv_late');
+		const parameters = { options: { feedIds: '={{ $vars.feeds }}' } };
+		const selected = executeContext([delivery], { parameters, evaluated: { options: { feedIds: ['7'] } } });
+		const items = (await node.execute.call(selected.context))[0];
+		expect(items.map((i) => [i.json.id, i.json.event_id, i.pairedItem])).toEqual([
+			[11, 'dlv_late', { item: 0 }],
+			[12, 'dlv_late', { item: 0 }],
+		]);
+		const other = executeContext([postCreated('dlv_other')], { parameters, evaluated: { options: { feedIds: ['8'] } } });
+		expect((await node.execute.call(other.context))[0]).toEqual([]);
+		// Ignored: nothing to record.
+		expect(other.calls).toEqual([]);
+	});
+});
+
+describe('a burst in one process', () => {
+	beforeEach(() => {
+		forgetDeliveriesInProcess();
+		forgetInFlight();
+	});
+
+	it('answers 503 with Retry-After, remembering nothing, while this process runs too many executions of the trigger', async () => {
+		finished('wf-1:trigger-1', []);
+		for (let i = 0; i < MAX_IN_FLIGHT; i++) await takePlace('wf-1:trigger-1', `busy_${i}`);
+		const { raw, headers } = signed(postCreated('dlv_busy'));
+		const refused = webhookContext(raw, headers);
+		expect(await node.webhook.call(refused.context)).toEqual({ noWebhookResponse: true });
+		expect(refused.sent).toMatchObject({ status: 503, headers: { 'retry-after': '5' }, body: { error: { code: 'busy' } } });
+		// One finishes: the retry is handled afresh.
+		finished('wf-1:trigger-1', ['busy_0']);
+		const retried = await node.webhook.call(webhookContext(raw, headers).context);
+		expect(retried.workflowData?.[0]).toHaveLength(2);
 	});
 });

@@ -1,0 +1,43 @@
+import {
+	finished,
+	forgetInFlight,
+	inFlight,
+	MAX_IN_FLIGHT,
+	receivedHere,
+	takePlace,
+	WAIT_FOR_PLACE_MS,
+} from '../../../nodes/SocialAggregatorTrigger/inFlight';
+
+describe('executions in flight per trigger', () => {
+	beforeEach(() => forgetInFlight());
+
+	it('never waits where executions run in another process (queue mode): only counts', async () => {
+		for (let i = 0; i < MAX_IN_FLIGHT + 10; i++) expect(await takePlace('wf:q', `d${i}`)).toBe(true);
+		expect(inFlight('wf:q')).toBe(MAX_IN_FLIGHT + 10);
+		expect(receivedHere('wf:q', 'd3')).toBe(true);
+	});
+
+	it('where executions run here, a delivery past the limit waits for one to finish, else is refused in time', async () => {
+		finished('wf:r', []);
+		for (let i = 0; i < MAX_IN_FLIGHT; i++) expect(await takePlace('wf:r', `d${i}`)).toBe(true);
+		// One finishes while the next waits: it gets the place.
+		const waiting = takePlace('wf:r', 'late');
+		finished('wf:r', ['d0']);
+		expect(await waiting).toBe(true);
+		expect(receivedHere('wf:r', 'late')).toBe(true);
+		expect(receivedHere('wf:r', 'd0')).toBe(false);
+		// None finishes: refused once the wait is over, on the given clock.
+		let now = 0;
+		const clock = () => (now += WAIT_FOR_PLACE_MS / 4);
+		expect(await takePlace('wf:r', 'refused', clock)).toBe(false);
+		expect(receivedHere('wf:r', 'refused')).toBe(false);
+	});
+
+	it('stops counting an execution never seen finishing after two minutes', async () => {
+		finished('wf:s', []);
+		const start = Date.now();
+		for (let i = 0; i < MAX_IN_FLIGHT; i++) await takePlace('wf:s', `d${i}`, () => start);
+		expect(inFlight('wf:s', start + 1_000)).toBe(MAX_IN_FLIGHT);
+		expect(inFlight('wf:s', start + 121_000)).toBe(0);
+	});
+});
