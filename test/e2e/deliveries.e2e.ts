@@ -2,7 +2,8 @@
  * Validly signed deliveries of shapes nobody expected, in a real n8n: one case of each class.
  * A delivery whose `event` is an object gets a 2xx (ignored, with its reason), never n8n's 500,
  * and is remembered only once handled; two deliveries whose numeric ids differ only past 2^53
- * run the workflow twice, each with its id exactly as the service wrote it.
+ * run the workflow twice, each with its id exactly as the service wrote it. A delivery that starts
+ * the workflow is answered with JSON naming it (`{"received":true,"id":…}`, `application/json`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -59,5 +60,26 @@ describe('validly signed deliveries of any shape, in a real n8n', () => {
 		assert.equal(executions.length, 2);
 		const ids = await Promise.all(executions.map(async (e) => (await ctx.n8n.execution(e.id)).items('On New Posts')[0].event_id));
 		assert.deepEqual([...ids].sort(), ['12345678901234567890', '12345678901234567891']);
+	});
+
+	it('a delivery that starts the workflow is answered 200 with JSON naming it; an id written as text stays text', async () => {
+		const fake = ctx.backend.fake!;
+		const webhookId = await subscription();
+		const body = '{"id":"0123","event":"post.created","data":{"feed":{"id":1},"posts":[{"id":8,"message":"ack"}]}}';
+		// The fake signs it as the service would (sent to a closed port), then it goes to n8n by hand to read the headers.
+		const { signature } = await fake.control.webhooks.deliver({ webhookId, body, url: 'http://127.0.0.1:9/closed' });
+		const before = (await ctx.n8n.executions(workflowId)).length;
+		const response = await fetch(url(), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'X-Service-Signature': signature! },
+			body,
+		});
+		const text = await response.text();
+		assert.equal(response.status, 200, text);
+		assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+		assert.deepEqual(JSON.parse(text), { received: true, id: '0123' });
+		const executions = await ctx.n8n.waitForExecutions(workflowId, before + 1);
+		const items = (await ctx.n8n.execution(executions[0].id)).items('On New Posts');
+		assert.deepEqual(items.map((item) => item.event_id), ['0123']);
 	});
 });

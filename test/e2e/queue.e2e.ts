@@ -7,6 +7,8 @@
  *   and B: the posts are pinned once;
  * - a fresh delivery sent to A and B at the same instant, many times: how often the remaining race
  *   (two workers checking at once) lets a duplicate through is measured and printed;
+ * - a delivery that starts the workflow at a webhook process is answered `{"received":true,"id":…}`
+ *   as `application/json`;
  * - the action node's Return All of a 2,000-post feed runs in a worker with every post once.
  */
 import assert from 'node:assert/strict';
@@ -164,6 +166,27 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 		await fake.control.webhooks.settle();
 		await sleep(2000);
 		assert.deepEqual(sync.posts.map((post) => pinsOf(Number(post.id))), [1, 1]);
+	});
+
+	it('a delivery that starts the workflow at webhook process B is answered JSON naming it, once enqueued', async () => {
+		const fake = backend.fake!;
+		const template = JSON.parse(delivery.body) as { data: { feed: unknown; source: unknown } };
+		const id = `dlv_ack_${Date.now()}`;
+		const page = await fetch(`${backend.url}/feeds/${FEED}/posts?per_page=100&page=2`, { headers: { Authorization: `Bearer ${backend.apiKey}` } });
+		const post = ((await page.json()) as { data: Array<Record<string, unknown>> }).data.reverse().find((p) => pinsOf(Number(p.id)) === 0)!;
+		const body = JSON.stringify({ id, event: 'post.created', occurred_at: new Date().toISOString(), data: { ...template.data, posts: [post] } });
+		// The fake signs it as the service would (sent to a closed port); it goes to B by hand to read the headers.
+		const { signature } = await fake.control.webhooks.deliver({ webhookId: delivery.webhookId, body, url: 'http://127.0.0.1:9/closed' });
+		const response = await fetch(cluster.webhookUrl(triggerPath, 2), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'X-Service-Signature': signature! },
+			body,
+		});
+		const text = await response.text();
+		assert.equal(response.status, 200, text);
+		assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+		assert.deepEqual(JSON.parse(text), { received: true, id });
+		await waitFor('the pin', () => pinsOf(Number(post.id)) === 1);
 	});
 
 	it('a fresh delivery sent to A and B at the same instant: measures how often both act (the remaining race)', async () => {
