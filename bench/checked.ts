@@ -29,7 +29,7 @@ type Json = Record<string, unknown>;
 const MARK = 'bench_delivery';
 
 /** The side effect: one request carrying the delivery id. */
-function marker(idExpression: string, refs: { bearer: CredentialRef; baseUrl: string }) {
+export function marker(idExpression: string, refs: { bearer: CredentialRef; baseUrl: string }) {
 	return node(
 		'n8n-nodes-base.httpRequest',
 		{
@@ -261,7 +261,7 @@ export async function runChecked(
 	);
 }
 
-async function subscriptionSecret(baseUrl: string, apiKey: string, fake: FakeService, triggerUrl: string): Promise<{ secret: string; post: Json }> {
+export async function subscriptionSecret(baseUrl: string, apiKey: string, fake: FakeService, triggerUrl: string): Promise<{ secret: string; post: Json }> {
 	const headers = { Authorization: `Bearer ${apiKey}` };
 	const subscriptions = (await (await fetch(`${baseUrl}/webhooks?per_page=100`, { headers })).json()) as { data: Array<{ id: number; url: string }> };
 	const subscription = subscriptions.data.find((entry) => entry.url === triggerUrl);

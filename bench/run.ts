@@ -15,6 +15,7 @@ import {
 	type Baseline,
 	type Context,
 } from './cases';
+import { runBurst } from './burst';
 import { runChecked, runCheckedInQueue } from './checked';
 import { runPeakMemory } from './peakMemory';
 import { packBaseline, type BaselinePackage } from './lib/baseline';
@@ -53,6 +54,19 @@ const queue = checked && process.env.BENCH_QUEUE !== '0';
  */
 const baselineRef = (process.env.BENCH_BASELINE ?? '').trim();
 const BASELINE_CASES = ['B1', 'B2', 'B3'];
+/**
+ * B4 burst (BENCH_ONLY=B4B): BENCH_BURST deliveries (5,000) per side in blocks of BENCH_BURST_BLOCK
+ * (1,000), the Trigger one block more, in a fresh n8n under the default expression engine.
+ * B4L: the same with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, 2 blocks a side.
+ */
+const burst = only.includes('B4B');
+const lazy = only.includes('B4L');
+const burstSettings = {
+	burst: numberFromEnv('BENCH_BURST', 5000),
+	block: numberFromEnv('BENCH_BURST_BLOCK', 1000),
+	deliveryConcurrency: settings.deliveryConcurrency,
+	progress: settings.progress,
+};
 /** B6, peak memory: its own n8n, started afresh for every run. */
 const memory = only.length === 0 || only.includes('B6');
 
@@ -132,6 +146,19 @@ async function main(): Promise<void> {
 		settings.progress('B4 queue mode: PostgreSQL, Redis, a main process, 2 workers, webhook processes A and B');
 		rows.push(...(await runCheckedInQueue(settings)));
 		loads.push(`${load()} after B4 queue mode`);
+	}
+
+	if (burst) {
+		settings.progress(`B4 burst: ${burstSettings.burst} deliveries a side, default expression engine (load ${load()})`);
+		rows.push(...(await runBurst(burstSettings, { label: ' (default engine)' })));
+		loads.push(`${load()} after B4 burst`);
+	}
+
+	if (lazy) {
+		settings.progress(`B4 burst under N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (load ${load()})`);
+		const env = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+		rows.push(...(await runBurst({ ...burstSettings, burst: 2 * burstSettings.block }, { env, label: ', N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', steady: false })));
+		loads.push(`${load()} after B4 lazy`);
 	}
 
 	if (memory) {

@@ -70,7 +70,7 @@ export class SocialAggregatorTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart or to another webhook process: delivery IDs are kept in n8n\'s database. If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries: unpublish and publish the workflow to repair it, or re-enable it with the Social Aggregator node (Webhook → Re-Enable); the example workflow "Re-enable disabled subscriptions" does this on a schedule.',
+					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart: delivery IDs are kept in n8n\'s database. In queue mode, copies of one delivery that reach two webhook processes at the same instant are checked best effort (a few in a hundred ran twice in tests; see the package README). If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries: unpublish and publish the workflow to repair it, or re-enable it with the Social Aggregator node (Webhook → Re-Enable); the example workflow "Re-enable disabled subscriptions" does this on a schedule.',
 				name: 'onceNotice',
 				type: 'notice',
 				default: '',

@@ -1,0 +1,239 @@
+/**
+ * B4 burst: what a burst costs n8n, the Social Aggregator Trigger beside n8n's plain Webhook node
+ * in the same n8n. Both start the same side effect (an HTTP Request carrying the delivery id,
+ * counted at the service). Deliveries go in blocks of `block` (1,000), 8 senders at once, the
+ * sides alternating block by block; a block ends when its last execution has stopped. A 503 is
+ * retried after its Retry-After, as the service does. Per block: deliveries per second (first send
+ * until the last execution stopped), n8n's CPU per delivery (utime + stime of the `n8n start`
+ * process and its children, from /proc), the most executions in flight, how long the last
+ * execution ran on after the last answer, and the peak RSS of the n8n process while the block ran.
+ * The Trigger gets one block more than the Webhook node: after as many deliveries as the Webhook
+ * side got, it has that many remembered (the steady state). Every delivery is checked to have been
+ * acted on exactly once.
+ */
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+
+import { webhookPath, workflow, type CredentialRef, type WorkflowSpec } from '../test/e2e/lib/workflow';
+import { marker, oursChecked, subscriptionSecret } from './checked';
+import { deliveryBody, sign } from './lib/deliveries';
+import { executionPage, startBench, type BenchN8n } from './lib/harness';
+import { descendants, mib, sampleMemory } from './lib/memory';
+import { integer as count, ratio } from './lib/stats';
+import { yes, type Row } from './lib/table';
+
+const MARK = 'bench_delivery';
+
+/** The plain Webhook node (respond at once) → the same side effect. */
+function plainMarked(refs: { bearer: CredentialRef; baseUrl: string }, path: string): WorkflowSpec {
+	return workflow('B4B Webhook', [marker('={{ $json.body.id }}', refs)], {
+		first: {
+			type: 'n8n-nodes-base.webhook',
+			name: 'Webhook',
+			typeVersion: 2.1,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		},
+	});
+}
+
+/** CPU seconds used so far by `pid` and its descendants (utime + stime). */
+function cpuSeconds(pid: number): number {
+	const ticks = (p: number) => {
+		try {
+			const fields = readFileSync(`/proc/${p}/stat`, 'utf8').slice(readFileSync(`/proc/${p}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+			return Number(fields[11]) + Number(fields[12]);
+		} catch {
+			return 0;
+		}
+	};
+	return [pid, ...descendants(pid)].reduce((sum, p) => sum + ticks(p), 0) / 100;
+}
+
+export interface BurstBlock {
+	deliveries: number;
+	perSecond: number;
+	cpuMsPerDelivery: number;
+	/** answers 503 (retried) and answers neither 200 nor 503 */
+	busy: number;
+	failed: number;
+	maxInFlight: number;
+	/** ms from the last answer until the last execution of the block stopped */
+	tailMs: number;
+	peakRssKb: number;
+	ids: string[];
+}
+
+/** Sends one block to `url` and waits until its last execution has stopped. */
+async function sendBlock(ctx: BenchN8n, workflowId: string, url: string, secret: string, post: Record<string, unknown>, size: number, concurrency: number): Promise<BurstBlock> {
+	const pid = ctx.n8n.pid;
+	if (pid === undefined) throw new Error('B4 burst: n8n is not running');
+	const before = (await executionPage(ctx.n8n, workflowId, 1)).count;
+	const bodies = Array.from({ length: size }, () => deliveryBody(post));
+	const cpuBefore = cpuSeconds(pid);
+	const memory = sampleMemory(pid, 100);
+	let next = 0;
+	let busy = 0;
+	let failed = 0;
+	let maxInFlight = 0;
+	let answered = 0;
+	let polling = true;
+	const poller = (async () => {
+		while (polling) {
+			const page = await executionPage(ctx.n8n, workflowId, 100);
+			maxInFlight = Math.max(maxInFlight, page.results.filter((e) => !e.stoppedAt || ['new', 'running'].includes(e.status)).length);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	})();
+	const started = Date.now();
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			while (next < size) {
+				const body = bodies[next++];
+				for (;;) {
+					const response = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json', 'X-Service-Signature': sign(secret, body) },
+						body,
+					});
+					await response.arrayBuffer();
+					if (response.status === 503) {
+						busy++;
+						await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+						continue;
+					}
+					if (response.status !== 200) failed++;
+					break;
+				}
+			}
+		}),
+	);
+	answered = Date.now();
+	let lastStop = answered;
+	for (;;) {
+		const page = await executionPage(ctx.n8n, workflowId, 100);
+		const unfinished = page.results.some((e) => !e.stoppedAt || ['new', 'running'].includes(e.status));
+		const stops = page.results.map((e) => Date.parse(e.stoppedAt ?? '')).filter(Number.isFinite);
+		if (stops.length > 0) lastStop = Math.max(lastStop, ...stops);
+		if ((page.count - before >= size - failed && !unfinished) || Date.now() - answered > 600_000) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	polling = false;
+	await poller;
+	const run = memory.stop();
+	const cpu = cpuSeconds(pid) - cpuBefore;
+	return {
+		deliveries: size,
+		perSecond: size / ((lastStop - started) / 1000),
+		cpuMsPerDelivery: (1000 * cpu) / size,
+		busy,
+		failed,
+		maxInFlight,
+		tailMs: lastStop - answered,
+		peakRssKb: run.peakKb,
+		ids: bodies.map((body) => (JSON.parse(body) as { id: string }).id),
+	};
+}
+
+export interface BurstSettings {
+	burst: number;
+	block: number;
+	deliveryConcurrency: number;
+	progress: (message: string) => void;
+}
+
+/** B4 burst in a fresh n8n started with `env`; `steady`: the Trigger gets one block more. */
+export async function runBurst(settings: BurstSettings, { env = {}, label, steady = true }: { env?: Record<string, string>; label: string; steady?: boolean }): Promise<Row[]> {
+	const ctx = await startBench(() => [], { env, label: 'n8n-bench-burst' });
+	try {
+		const refs = { bearer: ctx.bearer, baseUrl: ctx.backend.url };
+		const ours = oursChecked(refs, 'B4B Social Aggregator Trigger');
+		const oursId = await ctx.n8n.importWorkflow(ours);
+		await ctx.n8n.publish(oursId);
+		const oursPath = webhookPath(ours, 'On New Posts');
+		await ctx.n8n.waitForWebhook(oursPath);
+		const { secret, post } = await subscriptionSecret(ctx.backend.url, ctx.backend.apiKey, ctx.fake, ctx.n8n.webhookUrl(oursPath));
+		const plain = plainMarked(refs, 'bench-b4-burst');
+		const plainId = await ctx.n8n.importWorkflow(plain);
+		await ctx.n8n.publish(plainId);
+		await ctx.n8n.waitForWebhook('bench-b4-burst');
+		ctx.fake.control.requests.clear();
+
+		const blocks = Math.ceil(settings.burst / settings.block);
+		const oursBlocks: BurstBlock[] = [];
+		const plainBlocks: BurstBlock[] = [];
+		const describe = (b: BurstBlock) =>
+			`${b.perSecond.toFixed(1)}/s, ${b.cpuMsPerDelivery.toFixed(1)} ms CPU/delivery, ${b.busy} answered 503, ${b.failed} failed, at most ${b.maxInFlight} in flight, last execution ${(b.tailMs / 1000).toFixed(1)} s after the last answer, peak RSS ${mib(b.peakRssKb)}`;
+		for (let i = 0; i < blocks + (steady ? 1 : 0); i++) {
+			if (i < blocks) {
+				const p = await sendBlock(ctx, plainId, ctx.n8n.webhookUrl('bench-b4-burst'), secret, post, settings.block, settings.deliveryConcurrency);
+				plainBlocks.push(p);
+				settings.progress(`B4 burst${label} Webhook block ${i + 1}: ${describe(p)}`);
+			}
+			const o = await sendBlock(ctx, oursId, ctx.n8n.webhookUrl(oursPath), secret, post, settings.block, settings.deliveryConcurrency);
+			oursBlocks.push(o);
+			settings.progress(`B4 burst${label} Trigger block ${i + 1}: ${describe(o)}`);
+		}
+
+		const acted = new Map<string, number>();
+		for (const request of ctx.fake.control.requests.list({ method: 'GET', path: '/account' })) {
+			const id = (request.query as Record<string, unknown>)[MARK];
+			if (typeof id === 'string') acted.set(id, (acted.get(id) ?? 0) + 1);
+		}
+		const outcome = (list: BurstBlock[]) => {
+			const ids = list.flatMap((b) => b.ids);
+			const never = ids.filter((id) => !acted.has(id)).length;
+			const twice = ids.filter((id) => (acted.get(id) ?? 0) > 1).length;
+			const tail = Math.max(...list.map((b) => b.tailMs));
+			return { ids: ids.length, never, twice, tail, busy: list.reduce((s, b) => s + b.busy, 0), failed: list.reduce((s, b) => s + b.failed, 0) };
+		};
+		const burstOurs = oursBlocks.slice(0, blocks);
+		const o = outcome(oursBlocks);
+		const p = outcome(plainBlocks);
+		const peak = (list: BurstBlock[]) => Math.max(...list.map((b) => b.peakRssKb));
+		const rate = (list: BurstBlock[]) => list.reduce((s, b) => s + b.deliveries, 0) / list.reduce((s, b) => s + b.deliveries / b.perSecond, 0);
+		const cpu = (list: BurstBlock[]) => list.reduce((s, b) => s + b.cpuMsPerDelivery * b.deliveries, 0) / list.reduce((s, b) => s + b.deliveries, 0);
+		const memoryRatio = peak(burstOurs) / peak(plainBlocks);
+		const lastVsFirst = burstOurs.at(-1)!.perSecond / burstOurs[0].perSecond;
+		const caseLabel = `B4 burst${label}: ${count(blocks * settings.block)} signed deliveries/side in blocks of ${count(settings.block)}, ${settings.deliveryConcurrency} at once`;
+		const rows: Row[] = [
+			{
+				case: caseLabel,
+				side: 'Social Aggregator Trigger',
+				requests: count(o.ids),
+				time: `${rate(burstOurs).toFixed(1)}/s, ${cpu(burstOurs).toFixed(1)} ms CPU/delivery`,
+				result: `${o.never} never acted on, ${o.twice} twice, ${o.busy} answered 503 (retried), ${o.failed} failed; last execution ≤${(o.tail / 1000).toFixed(1)} s after its block's last answer; peak RSS ${mib(peak(burstOurs))}; last/first block ${ratio(lastVsFirst)}`,
+				ratio: `${ratio(rate(burstOurs) / rate(plainBlocks))} of Webhook (rate), ${ratio(cpu(burstOurs) / cpu(plainBlocks))} (CPU), ${ratio(memoryRatio)} (peak RSS)`,
+				target: 'once each, tail <60 s, RSS ≤1.5x, last/first ≥0.87x',
+				met: yes(o.never === 0 && o.twice === 0 && o.failed === 0 && o.tail < 60_000 && memoryRatio <= 1.5 && lastVsFirst >= 0.87),
+			},
+			{
+				case: caseLabel,
+				side: 'Webhook node (plain)',
+				requests: count(p.ids),
+				time: `${rate(plainBlocks).toFixed(1)}/s, ${cpu(plainBlocks).toFixed(1)} ms CPU/delivery`,
+				result: `${p.never} never acted on, ${p.twice} twice, ${p.failed} failed; last execution ≤${(p.tail / 1000).toFixed(1)} s after its block's last answer; peak RSS ${mib(peak(plainBlocks))}`,
+				ratio: '1.00x',
+				target: '',
+				met: '',
+			},
+		];
+		if (steady && oursBlocks.length > blocks) {
+			const first = oursBlocks[0].cpuMsPerDelivery;
+			const last = oursBlocks.at(-1)!.cpuMsPerDelivery;
+			rows.push({
+				case: caseLabel,
+				side: `Trigger, deliveries ${count(blocks * settings.block + 1)}–${count((blocks + 1) * settings.block)} (after ${count(blocks * settings.block)} remembered)`,
+				requests: count(settings.block),
+				time: `${oursBlocks.at(-1)!.perSecond.toFixed(1)}/s, ${last.toFixed(1)} ms CPU/delivery`,
+				result: `deliveries 1–${count(settings.block)}: ${oursBlocks[0].perSecond.toFixed(1)}/s, ${first.toFixed(1)} ms CPU/delivery`,
+				ratio: `${ratio(last / first)} of the first block's CPU`,
+				target: '≤1.15x',
+				met: yes(last / first <= 1.15),
+			});
+		}
+		return rows;
+	} finally {
+		await ctx.close();
+	}
+}
