@@ -13,8 +13,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 
-import { webhookPath, workflow, type CredentialRef, type WorkflowSpec } from '../test/e2e/lib/workflow';
+import { node, webhookPath, workflow, type CredentialRef, type WorkflowSpec } from '../test/e2e/lib/workflow';
 import { marker, oursChecked, subscriptionSecret } from './checked';
 import { deliveryBody, sign } from './lib/deliveries';
 import { executionPage, startBench, type BenchN8n } from './lib/harness';
@@ -143,8 +144,12 @@ export interface BurstSettings {
 }
 
 /** B4 burst in a fresh n8n started with `env`; `steady`: the Trigger gets one block more. */
-export async function runBurst(settings: BurstSettings, { env = {}, label, steady = true }: { env?: Record<string, string>; label: string; steady?: boolean }): Promise<Row[]> {
-	const ctx = await startBench(() => [], { env, label: 'n8n-bench-burst' });
+export async function runBurst(
+	settings: BurstSettings,
+	{ env = {}, label, steady = true, minimal = false }: { env?: Record<string, string>; label: string; steady?: boolean; minimal?: boolean },
+): Promise<Row[]> {
+	const extraPackages = minimal ? [path.join(__dirname, 'minimal')] : [];
+	const ctx = await startBench(() => [], { env, label: 'n8n-bench-burst', extraPackages });
 	try {
 		const refs = { bearer: ctx.bearer, baseUrl: ctx.backend.url };
 		const ours = oursChecked(refs, 'B4B Social Aggregator Trigger');
@@ -157,7 +162,19 @@ export async function runBurst(settings: BurstSettings, { env = {}, label, stead
 		const plainId = await ctx.n8n.importWorkflow(plain);
 		await ctx.n8n.publish(plainId);
 		await ctx.n8n.waitForWebhook('bench-b4-burst');
+		let minimalId = '';
+		let minimalPath = '';
+		if (minimal) {
+			const spec = workflow('B4B Minimal Trigger', [marker('={{ $json.id }}', refs)], {
+				first: node('n8n-nodes-bench-minimal.benchMinimalTrigger', { secret }, { name: 'Minimal', webhookId: randomUUID() }),
+			});
+			minimalId = await ctx.n8n.importWorkflow(spec);
+			await ctx.n8n.publish(minimalId);
+			minimalPath = webhookPath(spec, 'Minimal');
+			await ctx.n8n.waitForWebhook(minimalPath);
+		}
 		ctx.fake.control.requests.clear();
+		const minimalBlocks: BurstBlock[] = [];
 
 		const blocks = Math.ceil(settings.burst / settings.block);
 		const oursBlocks: BurstBlock[] = [];
@@ -173,6 +190,11 @@ export async function runBurst(settings: BurstSettings, { env = {}, label, stead
 			const o = await sendBlock(ctx, oursId, ctx.n8n.webhookUrl(oursPath), secret, post, settings.block, settings.deliveryConcurrency);
 			oursBlocks.push(o);
 			settings.progress(`B4 burst${label} Trigger block ${i + 1}: ${describe(o)}`);
+			if (minimal && i < blocks) {
+				const m = await sendBlock(ctx, minimalId, ctx.n8n.webhookUrl(minimalPath), secret, post, settings.block, settings.deliveryConcurrency);
+				minimalBlocks.push(m);
+				settings.progress(`B4 burst${label} minimal trigger block ${i + 1}: ${describe(m)}`);
+			}
 		}
 
 		const acted = new Map<string, number>();
@@ -218,6 +240,20 @@ export async function runBurst(settings: BurstSettings, { env = {}, label, stead
 				met: '',
 			},
 		];
+		if (minimal) {
+			const m = outcome(minimalBlocks);
+			const cpuRatio = cpu(burstOurs) / cpu(minimalBlocks);
+			rows.push({
+				case: caseLabel,
+				side: 'minimal trigger (benchmark only: verify, emit)',
+				requests: count(m.ids),
+				time: `${rate(minimalBlocks).toFixed(1)}/s, ${cpu(minimalBlocks).toFixed(1)} ms CPU/delivery`,
+				result: `${m.never} never acted on, ${m.twice} twice, ${m.failed} failed; peak RSS ${mib(peak(minimalBlocks))}`,
+				ratio: `Trigger's CPU ${ratio(cpuRatio)} of it`,
+				target: 'Trigger ≤1.1x',
+				met: yes(cpuRatio <= 1.1),
+			});
+		}
 		if (steady && oursBlocks.length > blocks) {
 			const first = oursBlocks[0].cpuMsPerDelivery;
 			const last = oursBlocks.at(-1)!.cpuMsPerDelivery;

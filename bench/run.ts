@@ -61,6 +61,8 @@ const BASELINE_CASES = ['B1', 'B2', 'B3'];
  */
 const burst = only.includes('B4B');
 const lazy = only.includes('B4L');
+/** B4M: the Trigger, the Webhook node and a minimal trigger (bench/minimal) under the default engine, 2 blocks a side. */
+const minimalRun = only.includes('B4M');
 const burstSettings = {
 	burst: numberFromEnv('BENCH_BURST', 5000),
 	block: numberFromEnv('BENCH_BURST_BLOCK', 1000),
@@ -150,8 +152,14 @@ async function main(): Promise<void> {
 
 	if (burst) {
 		settings.progress(`B4 burst: ${burstSettings.burst} deliveries a side, default expression engine (load ${load()})`);
-		rows.push(...(await runBurst(burstSettings, { label: ' (default engine)' })));
+		rows.push(...(await runBurst(burstSettings, { label: ' (default engine)', minimal: process.env.BENCH_BURST_MINIMAL === '1' })));
 		loads.push(`${load()} after B4 burst`);
+	}
+
+	if (minimalRun) {
+		settings.progress(`B4 against a minimal trigger, default engine (load ${load()})`);
+		rows.push(...(await runBurst({ ...burstSettings, burst: 2 * burstSettings.block }, { label: ', with a minimal trigger', steady: false, minimal: true })));
+		loads.push(`${load()} after B4 minimal`);
 	}
 
 	if (lazy) {

@@ -5,6 +5,9 @@
  * production webhooks (a warm n8n, as in production) and timed from n8n's own execution
  * records (startedAt → stoppedAt), never from the process.
  */
+import { cpSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
 import { startBackend, type Backend } from '../../test/e2e/lib/backend';
 import { N8n, type ExecutionSummary } from '../../test/e2e/lib/n8n';
 import { packPackage, type PackedPackage } from '../../test/e2e/lib/pack';
@@ -40,7 +43,12 @@ export interface Published {
  */
 export async function startBench(
 	prepare: (fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }) => Published[],
-	{ env = {}, pkg: chosen, label = 'n8n-bench' }: { env?: Record<string, string>; pkg?: PackedPackage; label?: string } = {},
+	{
+		env = {},
+		pkg: chosen,
+		label = 'n8n-bench',
+		extraPackages = [],
+	}: { env?: Record<string, string>; pkg?: PackedPackage; label?: string; extraPackages?: string[] } = {},
 ): Promise<BenchN8n & { ids: Map<string, string> }> {
 	const backend = await startBackend({ allowHttpWebhooks: true });
 	if (!backend.fake) throw new Error('the benchmark needs test/fake-service');
@@ -69,6 +77,11 @@ export async function startBench(
 			type: 'httpBearerAuth',
 			data: { token: backend.apiKey },
 		});
+		// Folders of packages without dependencies (the benchmark's own nodes), loaded as community packages.
+		for (const folder of extraPackages) {
+			const name = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name: string }).name;
+			cpSync(folder, path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', name), { recursive: true });
+		}
 		const published = prepare(fake, { bearer, baseUrl: backend.url });
 		const workflowIds = await n8n.importWorkflows(published.map((p) => p.spec));
 		const ids = new Map<string, string>();

@@ -3,7 +3,8 @@
  * webhook with the fake service on activation; a feed sync delivers one signed `post.created`,
  * which runs the workflow exactly once, with the delivered posts as items, however often the
  * service retries it, also after n8n restarts between the delivery and its retry (the node
- * after the trigger acts once); a forged or unsigned delivery is refused with 401 and runs nothing.
+ * after the trigger acts once); a forged or unsigned delivery is refused with 401 and runs nothing;
+ * a delivery that starts the workflow is answered `{"received":true,"id":…}` as JSON.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -129,5 +130,20 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		assert.equal(unsigned.status, 401);
 		await sleep(1000);
 		assert.equal((await ctx.n8n.executions(workflowId)).length, 2, 'a forged delivery ran the workflow');
+	});
+
+	it('answers a delivery that starts the workflow with JSON naming it (application/json)', async () => {
+		const fake = ctx.backend.fake!;
+		const [delivery] = fake.control.webhooks.deliveries({ event: 'post.created' }).filter((d) => d.url === url());
+		const id = `${delivery.id}_ack`;
+		const body = JSON.stringify({ ...(JSON.parse(delivery.body) as Record<string, unknown>), id });
+		// The fake signs it as the service would (sent to a closed port); it goes to n8n by hand to read the headers.
+		const { signature } = await fake.control.webhooks.deliver({ webhookId: delivery.webhookId, body, url: 'http://127.0.0.1:9/closed' });
+		const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': signature! }, body });
+		const text = await response.text();
+		assert.equal(response.status, 200, text);
+		assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+		assert.deepEqual(JSON.parse(text), { received: true, id });
+		await ctx.n8n.waitForExecutions(workflowId, 3);
 	});
 });
