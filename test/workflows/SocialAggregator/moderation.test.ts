@@ -276,6 +276,38 @@ describe('Feed › Create', () => {
 		});
 	});
 
+	test('other legal answers: a PATCH without a body outputs the created feed; an ID given as text is used', async () => {
+		fake.control.answers.add({ method: 'PATCH', path: '/feeds/:id', body: null });
+		const run = await runNode(fake, { resource: 'feed', operation: 'create', name: 'Quiet', additionalFields: { queue: true } });
+		expect(run.error).toBeUndefined();
+		const id = run.items[0].json.id as number;
+		expect(run.requests.map((r) => [r.method, r.path])).toEqual([
+			['POST', '/feeds'],
+			['PATCH', `/feeds/${id}`],
+		]);
+		expect(run.items[0].json).toMatchObject({ name: 'Quiet', moderation: { enabled: false } });
+		expect(await moderationOf(id)).toMatchObject({ enabled: true });
+
+		const next = id + 1;
+		fake.control.answers.add({ method: 'POST', path: '/feeds', body: { data: { id: String(next), name: 'Texted' } } });
+		const texted = await runNode(fake, { resource: 'feed', operation: 'create', name: 'Texted', additionalFields: { queue: true } });
+		expect(texted.error).toBeUndefined();
+		expect(texted.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+			['POST', '/feeds', 201],
+			['PATCH', `/feeds/${next}`, 200],
+		]);
+	});
+
+	test('a created feed answered without an ID: no PATCH, and the error says the feed exists without its settings', async () => {
+		fake.control.answers.add({ method: 'POST', path: '/feeds', body: { data: { name: 'Nameless' } } });
+		const run = await runNode(fake, { resource: 'feed', operation: 'create', name: 'Nameless', additionalFields: { queue: true } });
+		expect(run.requests.map((r) => r.method)).toEqual(['POST']);
+		expect(run.error?.message).toBe(
+			'The feed "Nameless" was created, but its moderation settings were not set: the service\'s answer has no feed ID',
+		);
+		expect(run.error?.description).toMatch(/Feed › Get Many .* Feed › Update; running Create again would make a second feed/);
+	});
+
 	test('when deleting the new feed fails too, the error names the feed that is left', async () => {
 		fake.control.injectFault({ kind: 'error', status: 500, method: 'PATCH', path: '/feeds/:id' });
 		fake.control.injectFault({ kind: 'error', status: 503, method: 'DELETE', path: '/feeds/:id', count: 'always' });
