@@ -1,3 +1,4 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { isObject, text } from '../shared/errors';
@@ -148,10 +149,14 @@ export function applyModeration(path: string): After {
 		if (Object.keys(settings).length === 0) return record;
 		const id = typeof record.id === 'number' || /^\d+$/.test(String(record.id ?? '')) ? String(record.id) : undefined;
 		if (id === undefined) {
-			throw withContext(
-				new Error('The service answered the new feed without an ID'),
+			throw new NodeOperationError(
+				this.getNode(),
 				`The feed "${String(record.name ?? '')}" was created, but its moderation settings were not set: the service's answer has no feed ID`,
-				'Find the feed with Feed › Get Many and set the settings with Feed › Update; running Create again would make a second feed.',
+				{
+					itemIndex,
+					description:
+						'Find the feed with Feed › Get Many and set the settings with Feed › Update; running Create again would make a second feed.',
+				},
 			);
 		}
 		const url = `/feeds/${id}`;
@@ -170,7 +175,7 @@ export function applyModeration(path: string): After {
 			}
 			throw withContext(
 				refused,
-				`The feed was not created: the service refused its moderation settings. ${messageOf(refused)}`,
+				`The feed was not created, because setting its moderation failed: ${messageOf(refused)}`,
 				'Create made the feed, then the moderation settings failed, so the feed was deleted again: nothing was created, and running the node again makes no second feed.',
 			);
 		}

@@ -138,7 +138,7 @@ describe('feed moderation in a real n8n (execute-batch)', () => {
 		assert.match(String(updateDetails.link), /\/web\/upgrade\?plan=team&token=\w+$/);
 
 		const [create] = run.items('Create Pro Feed');
-		assert.match(String(create.error), /^The feed was not created: the service refused its moderation settings\. AI moderation is not available on your Pro plan/);
+		assert.match(String(create.error), /^The feed was not created, because setting its moderation failed: AI moderation is not available on your Pro plan/);
 		assert.match(String((create.details as Record<string, unknown>).description), link);
 		const control = ctx.backend.fake!.control;
 		const proWrites = control.requests

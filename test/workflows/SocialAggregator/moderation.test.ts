@@ -253,7 +253,7 @@ describe('Feed › Create', () => {
 		expect(run.error).toMatchObject({
 			httpCode: '422',
 			message:
-				'The feed was not created: the service refused its moderation settings. AI moderation is not available on your Pro plan. Upgrade to Team to turn it on.',
+				'The feed was not created, because setting its moderation failed: AI moderation is not available on your Pro plan. Upgrade to Team to turn it on.',
 		});
 		expect(run.error?.description).toMatch(/^Create made the feed, then the moderation settings failed, so the feed was deleted again/);
 		expect(run.error?.description).toMatch(/^Upgrade to the Team plan: http:\/\/127\.0\.0\.1:\d+\/web\/upgrade\?plan=team&token=\w+$/m);
