@@ -2,8 +2,9 @@
 // The package as n8n verifies it (`npm run check:package`):
 //   1. packs it as `npm publish` would (`npm pack` builds it first: the prepack script), unless
 //      PACKAGE_TARBALL names a tarball already packed;
-//   2. checks the tarball: every file package.json's "n8n" section lists is in it, and no build
-//      leftovers (tsbuildinfo, source maps, declarations, TypeScript sources);
+//   2. checks the tarball: every file package.json's "n8n" section lists is in it, no build
+//      leftovers (tsbuildinfo, source maps, declarations, TypeScript sources), and beside dist/
+//      only package.json, README.md, LICENSE.md and CHANGELOG.md;
 //   3. runs n8n's own security scanner (@n8n/scan-community-package, the check behind n8n's
 //      verification) through its exported analysis, as n8n runs it on a published package: on the
 //      source (package.json, nodes/, credentials/) and on the tarball's JavaScript and package.json.
@@ -62,6 +63,12 @@ try {
 	if (leftovers.length > 0) failures.push(`build leftovers in the tarball: ${leftovers.join(', ')}`);
 	if (manifest.main !== undefined && !files.includes(manifest.main)) failures.push(`"main" points at ${manifest.main}, which is not in the tarball`);
 	if (Object.keys(manifest.dependencies ?? {}).length > 0) failures.push('the package has runtime dependencies');
+	// Beside the build, exactly these documents: what users read on npm, the licence and what changed.
+	const documents = ['CHANGELOG.md', 'LICENSE.md', 'README.md', 'package.json'];
+	const beside = files.filter((file) => !file.startsWith('dist/')).sort();
+	for (const file of documents.filter((doc) => !beside.includes(doc))) failures.push(`the tarball lacks ${file}`);
+	const unexpected = beside.filter((file) => !documents.includes(file));
+	if (unexpected.length > 0) failures.push(`files outside dist/ that the package should not ship: ${unexpected.join(', ')}`);
 
 	const legs = [
 		['source (package.json, nodes/, credentials/)', root, SOURCE_FILE_PATTERNS],

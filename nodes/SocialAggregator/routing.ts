@@ -55,7 +55,25 @@ interface RouteSpec {
 	omit?: string[];
 	/** For a write whose answer may be lost after it acted: what the user should check before running again. */
 	verify?: string;
+	/** What follows a write's answer: further requests by the same rules, the record to output in the end. */
+	after?: After;
 }
+
+/** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
+export type SendMore = (
+	method: IHttpRequestMethods,
+	url: string,
+	body?: IDataObject,
+	verify?: string,
+) => Promise<SentResponse>;
+
+/** A step after a write's answer (the record it answered); what it returns is output instead. */
+export type After = (
+	this: IExecutePaginationFunctions,
+	record: IDataObject,
+	sendMore: SendMore,
+	itemIndex: number,
+) => Promise<IDataObject>;
 
 /** The routing of one operation: the request, and the function that sends it by the package's rules. */
 export function route(spec: RouteSpec): INodePropertyRouting {
@@ -88,12 +106,18 @@ function sender(spec: RouteSpec) {
 			finish(options, Number(requestOptions.timeout ?? 0));
 
 			const sendRequest = sendByRules.call(this, options, { method, itemIndex, retry, request: request() });
+			const sendMore: SendMore = async (moreMethod, url, body, verify) => {
+				const more = { ...options, method: moreMethod, url, body, qs: undefined };
+				const rules = { method: moreMethod, itemIndex, retry, request: `${moreMethod} ${url}` };
+				return await sendByRules.call(this, more, rules)({}, verify);
+			};
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
 				results = await pagedList(sendRequest, limit);
 			} else {
 				const answer = await sendRequest({}, spec.verify);
 				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);
+				if (spec.after) results = [await spec.after.call(this, results[0], sendMore, itemIndex)];
 				if (limit !== undefined) results = results.slice(0, limit);
 			}
 

@@ -46,7 +46,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll spends Data API credits per platform and page. The first poll after activation only records the posts already there; later polls emit the posts not seen before, oldest first. When new posts fill more pages than one poll may read, the following polls read on and then emit them all, oldest first.',
+					'Each poll spends Data API credits per platform and page (what a page costs is under Platforms); Max Pages per Poll, under Options, bounds the pages one poll reads. The first poll after activation only records the posts already there; later polls emit the posts not seen before, oldest first. When new posts fill more pages than one poll may read, the following polls read on and then emit them all, oldest first.',
 				name: 'creditsNotice',
 				type: 'notice',
 				default: '',

@@ -4,6 +4,21 @@ import { AUTO_DETECT } from './dataSearch';
 
 /** A Data API search's parameters as the Data node and the Data Trigger show them; checked by `checkDataSearch`. */
 
+/** Credits one page of a platform spends (SERVICE-NOTES.md); every platform not named spends 1. */
+export const PAGE_CREDITS: Readonly<Record<string, number>> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
+
+/** "1 for most platforms, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook", from `PAGE_CREDITS`. */
+function creditList(): string {
+	const byCost = new Map<number, string[]>();
+	for (const [platform, cost] of Object.entries(PAGE_CREDITS)) byCost.set(cost, [...(byCost.get(cost) ?? []), platform]);
+	const and = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]);
+	const costs = [...byCost.entries()].sort(([a], [b]) => a - b).map(([cost, names]) => `${cost} for ${and(names)}`);
+	return ['1 for most platforms', ...costs].join(', ');
+}
+
+/** What a page costs, for the hints where platforms, Return All and page counts are chosen. */
+export const PAGE_COST = `Each page a platform returns spends credits: ${creditList()}.`;
+
 /** The platforms multi-select: live from GET /platforms (connection-free ones), SPEC.md’s table as fallback. */
 export const platformsField: INodeProperties = {
 	displayName: 'Platform Names or IDs',
@@ -14,6 +29,7 @@ export const platformsField: INodeProperties = {
 	default: [],
 	description:
 		'Platforms that can be searched without a connected account. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	hint: PAGE_COST,
 };
 
 /** Term, Platforms and Term Type, in that order. */

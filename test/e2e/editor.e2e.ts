@@ -3,7 +3,8 @@
  * real n8n with the packed package and the example workflows, opens the moderation example and
  * the panel of its Social Aggregator node, and checks that the node's resources and the Post
  * operations render in their dropdowns; then opens the hashtag example's Data Trigger and checks
- * that its platforms dropdown loads live from the service. Screenshots go to test-output/e2e/.
+ * that its platforms dropdown loads live from the service (with what a platform page costs); then a
+ * Feed › Update node with every moderation setting. Screenshots go to test-output/e2e/.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -11,10 +12,46 @@ import { after, describe, it } from 'node:test';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { e2eSuite, openEditor, openNodePanel, openWorkflow, recordTiming, saveScreenshot, type EditorSession } from './lib';
+import { SEEDED } from '../fake-service';
+import {
+	e2eSuite,
+	node,
+	openEditor,
+	openNodePanel,
+	openWorkflow,
+	recordTiming,
+	saveScreenshot,
+	workflow,
+	type EditorSession,
+} from './lib';
 
 const MODERATION = 'examples/moderate-new-posts.json';
 const HASHTAG = 'examples/collect-hashtag-posts.json';
+const FEED_SETTINGS = 'Feed moderation settings';
+/** Feed › Update with every moderation setting, as the panel stores them. */
+const feedSettings = workflow(FEED_SETTINGS, [
+	node(
+		'socialAggregator',
+		{
+			resource: 'feed',
+			operation: 'update',
+			feedId: { __rl: true, mode: 'id', value: String(SEEDED.feeds.productLaunch) },
+			updateFields: {
+				queue: true,
+				allowedWords: 'acme, launch',
+				blockedWords: 'spam, giveaway',
+				profanityFilter: true,
+				preventDuplicates: true,
+				deduplicationStrategy: 'distribute_across_sources',
+				aiModeration: true,
+				aiHarmfulContentFilter: true,
+				aiModerationRules: 'Hide posts that mention competitors.',
+				aiSentimentFilter: ['negative', 'neutral'],
+			},
+		},
+		{ name: 'Moderate Feed' },
+	),
+]);
 
 const RESOURCES = ['Account', 'Analytics', 'Feed', 'Platform', 'Post', 'Social Account', 'Source', 'User', 'Webhook'];
 const POST_OPERATIONS = ['Approve', 'Delete', 'Get', 'Get Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'];
@@ -60,9 +97,10 @@ describe('the n8n editor in headless Chromium', () => {
 	const ctx = e2eSuite({
 		start: true,
 		beforeStart: async ({ n8n }) => {
-			const [moderation, hashtag] = await n8n.importWorkflows([MODERATION, HASHTAG]);
+			const [moderation, hashtag, settings] = await n8n.importWorkflows([MODERATION, HASHTAG, feedSettings]);
 			ids[MODERATION] = moderation;
 			ids[HASHTAG] = hashtag;
+			ids[FEED_SETTINGS] = settings;
 		},
 	});
 	let editor: EditorSession | undefined;
@@ -116,6 +154,37 @@ describe('the n8n editor in headless Chromium', () => {
 		assert.deepEqual((await chosenOptions(page)).sort(), ['Bluesky', 'Instagram', 'TikTok', 'X (Twitter)']);
 		assert.ok(ctx.backend.fake!.control.requests.list({ method: 'GET', path: '/platforms' }).length > before, 'the dropdown did not ask the service');
 		assert.ok(existsSync(await editor.screenshot('editor-data-trigger-platforms')));
+		await closeDropdown(page);
+		// where platforms are chosen, what a page costs
+		await panel.getByText('Each page a platform returns spends credits: 1 for most platforms').first().waitFor({ state: 'visible' });
+	});
+
+	it('shows the feed moderation settings under Update Fields: switches, words, the strategy, rules and the sentiment multi-select', async () => {
+		assert.ok(editor, 'not signed in');
+		const { page } = editor;
+		await openWorkflow(editor, ctx.n8n.baseUrl, ids[FEED_SETTINGS]);
+		const panel = await openNodePanel(editor, 'Moderate Feed');
+		const labels = [
+			'AI Harmful Content Filter',
+			'AI Moderation',
+			'AI Moderation Rules',
+			'AI Sentiment Filter',
+			'Allowed Words',
+			'Blocked Words',
+			'Deduplication Strategy',
+			'Hold New Posts for Approval',
+			'Prevent Duplicates',
+			'Profanity Filter',
+		];
+		for (const label of labels) await panel.getByText(label, { exact: true }).first().waitFor({ state: 'visible' });
+		assert.ok(existsSync(await editor.screenshot('editor-feed-moderation-settings')));
+
+		assert.deepEqual(await dropdownOptions(page, panel, 'aiSentimentFilter'), ['Negative', 'Neutral', 'Positive']);
+		assert.deepEqual(await chosenOptions(page), ['Negative', 'Neutral']);
+		assert.ok(existsSync(await editor.screenshot('editor-feed-moderation-sentiment')));
+		await closeDropdown(page);
+		assert.deepEqual(await dropdownOptions(page, panel, 'deduplicationStrategy'), ['Distribute Across Sources', 'Prioritize Top Source']);
+		assert.deepEqual(await chosenOptions(page), ['Distribute Across Sources']);
 		await closeDropdown(page);
 	});
 });

@@ -158,15 +158,17 @@ export interface Plan {
 	/** Sources across the whole account. */
 	maxSources: number;
 	canInviteUsers: boolean;
+	/** Whether feeds may turn on AI moderation (else 422 `ai_moderation_not_available`). */
+	aiModeration: boolean;
 	requestsPerHour: number;
 	burstPerMinute: number;
 }
 
 export const PLANS: Record<PlanId, Plan> = {
-	free: { id: 'free', displayName: 'Free', maxFeeds: 1, maxSources: 3, canInviteUsers: false, requestsPerHour: 300, burstPerMinute: 60 },
-	pro: { id: 'pro', displayName: 'Pro', maxFeeds: 10, maxSources: 50, canInviteUsers: false, requestsPerHour: 1000, burstPerMinute: 120 },
-	team: { id: 'team', displayName: 'Team', maxFeeds: 25, maxSources: 200, canInviteUsers: true, requestsPerHour: 10000, burstPerMinute: 1000 },
-	enterprise: { id: 'enterprise', displayName: 'Enterprise', maxFeeds: 100, maxSources: 1000, canInviteUsers: true, requestsPerHour: 20000, burstPerMinute: 2000 },
+	free: { id: 'free', displayName: 'Free', maxFeeds: 1, maxSources: 3, canInviteUsers: false, aiModeration: false, requestsPerHour: 300, burstPerMinute: 60 },
+	pro: { id: 'pro', displayName: 'Pro', maxFeeds: 10, maxSources: 50, canInviteUsers: false, aiModeration: false, requestsPerHour: 1000, burstPerMinute: 120 },
+	team: { id: 'team', displayName: 'Team', maxFeeds: 25, maxSources: 200, canInviteUsers: true, aiModeration: true, requestsPerHour: 10000, burstPerMinute: 1000 },
+	enterprise: { id: 'enterprise', displayName: 'Enterprise', maxFeeds: 100, maxSources: 1000, canInviteUsers: true, aiModeration: true, requestsPerHour: 20000, burstPerMinute: 2000 },
 };
 
 const PLAN_ORDER: PlanId[] = ['free', 'pro', 'team', 'enterprise'];
@@ -185,5 +187,8 @@ export const WEBHOOK_EVENTS = [
 export const WEBHOOK_EVENT_NAMES = WEBHOOK_EVENTS.map((e) => e.name);
 
 export const SYNC_INTERVALS = [1, 5, 10, 30, 60, 240, 1440];
+
+export const DEDUPLICATION_STRATEGIES = ['prioritize_top_source', 'distribute_across_sources'];
+export const AI_SENTIMENTS = ['positive', 'neutral', 'negative'];
 
 export const KEY_PREFIX = 'sag_live_';

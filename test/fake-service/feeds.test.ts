@@ -56,7 +56,18 @@ describe('feeds', () => {
 		expect(created.status).toBe(201);
 		const feed = created.body.data;
 		expect(feed).toMatchObject({ name: 'New feed', sync_interval: 30, posts_count: 0, sources_count: 0 });
-		expect(Object.keys(feed).sort()).toEqual(['created_at', 'id', 'name', 'posts_count', 'sources_count', 'sync_interval', 'updated_at']);
+		expect(Object.keys(feed).sort()).toEqual([
+			'created_at',
+			'id',
+			'moderation',
+			'name',
+			'posts_count',
+			'slug',
+			'sources_count',
+			'sync_interval',
+			'updated_at',
+		]);
+		expect(feed.slug).toBe(`new-feed-${feed.id}`);
 		const got = await h.api.get(`/feeds/${feed.id}`);
 		expect(got.body.data).toEqual(feed);
 		const patched = await h.api.patch(`/feeds/${feed.id}`, { name: 'Renamed', sync_interval: null });
@@ -92,6 +103,101 @@ describe('feeds', () => {
 		const e2 = expectError(await h.api.post('/feeds', { name: 'x', sync_interval: 7 }), 422, 'validation_failed');
 		expect(e2.details.sync_interval).toBeDefined();
 		for (const v of [1, 5, 10, 30, 60, 240, 1440]) expect((await h.api.post('/feeds', { name: `i${v}`, sync_interval: v })).status).toBe(201);
+	});
+
+	test('moderation: PATCH takes every setting under its body name; the record answers them under its own names', async () => {
+		const created = await h.api.post('/feeds', { name: 'Moderated', queue: true, profanity: true });
+		// POST takes the name and sync interval only; the settings are PATCH's.
+		expect(created.body.data.moderation).toEqual({
+			enabled: false,
+			allowed: '',
+			disallowed: '',
+			profanity_filter: false,
+			prevent_duplicates: false,
+			deduplication_strategy: 'prioritize_top_source',
+			ai_moderation_available: true,
+			ai_moderation: false,
+			ai_harmful_content_filter: false,
+			ai_moderation_rules: '',
+			ai_sentiment_filter: [],
+		});
+		const id = created.body.data.id;
+		const settings = {
+			queue: true,
+			allowed: 'acme, launch ,',
+			disallowed: 'spam,scam',
+			profanity: true,
+			prevent_duplicates: true,
+			deduplication_strategy: 'distribute_across_sources',
+			ai_moderation: true,
+			ai_harmful_content_filter: true,
+			ai_moderation_rules: 'Hide posts about competitors.\nKeep product praise.',
+			ai_sentiment_filter: ['negative', 'neutral', 'negative'],
+		};
+		const patched = await h.api.patch(`/feeds/${id}`, settings);
+		expect(patched.status).toBe(200);
+		const expected = {
+			enabled: true,
+			allowed: 'acme,launch',
+			disallowed: 'spam,scam',
+			profanity_filter: true,
+			prevent_duplicates: true,
+			deduplication_strategy: 'distribute_across_sources',
+			ai_moderation_available: true,
+			ai_moderation: true,
+			ai_harmful_content_filter: true,
+			ai_moderation_rules: 'Hide posts about competitors.\nKeep product praise.',
+			ai_sentiment_filter: ['negative', 'neutral'],
+		};
+		expect(patched.body.data.moderation).toEqual(expected);
+		expect((await h.api.get(`/feeds/${id}`)).body.data.moderation).toEqual(expected);
+		const listed = (await h.api.get('/feeds')).body.data.find((f: any) => f.id === id);
+		expect(listed.moderation).toEqual(expected);
+		// A PATCH changes only what it names; null words clear a list.
+		const cleared = await h.api.patch(`/feeds/${id}`, { allowed: null, ai_sentiment_filter: [] });
+		expect(cleared.body.data.moderation).toEqual({ ...expected, allowed: '', ai_sentiment_filter: [] });
+	});
+
+	test('moderation settings of the wrong type: 422 validation_failed with details per field, nothing changed', async () => {
+		const feedId = SEEDED.feeds.productLaunch;
+		const before = (await h.api.get(`/feeds/${feedId}`)).body.data.moderation;
+		const res = await h.api.patch(`/feeds/${feedId}`, {
+			queue: 'yes',
+			allowed: ['a'],
+			profanity: 1,
+			deduplication_strategy: 'newest',
+			ai_sentiment_filter: ['angry'],
+			ai_moderation_rules: 5,
+			name: 'Not renamed',
+		});
+		const err = expectError(res, 422, 'validation_failed');
+		expect(Object.keys(err.details).sort()).toEqual(
+			['ai_moderation_rules', 'ai_sentiment_filter', 'allowed', 'deduplication_strategy', 'profanity', 'queue'].sort(),
+		);
+		const after = (await h.api.get(`/feeds/${feedId}`)).body.data;
+		expect(after.moderation).toEqual(before);
+		expect(after.name).toBe('Product launch');
+	});
+
+	test('ai_moderation_not_available: 422 with an upgrade_plan action on a plan without AI moderation; nothing changed', async () => {
+		const feedId = SEEDED.feeds.busy;
+		const before = (await h.api.get(`/feeds/${feedId}`, { key: KEYS.proOwner })).body.data;
+		expect(before.moderation.ai_moderation_available).toBe(false);
+		const res = await h.api.patch(`/feeds/${feedId}`, { ai_moderation: true, queue: true }, { key: KEYS.proOwner });
+		const err = expectError(res, 422, 'ai_moderation_not_available');
+		expectUpgradeAction(err.action, 'pro', 'team');
+		expect(err.action.required_plan_display_name).toBe('Team');
+		expect(err.message).toContain('Pro');
+		expect((await h.api.get(`/feeds/${feedId}`, { key: KEYS.proOwner })).body.data.moderation).toEqual(before.moderation);
+		// The settings without AI work on that plan; turning AI off too.
+		const other = await h.api.patch(`/feeds/${feedId}`, { queue: true, ai_moderation: false }, { key: KEYS.proOwner });
+		expect(other.status).toBe(200);
+		expect(other.body.data.moderation).toMatchObject({ enabled: true, ai_moderation: false });
+		// The plan decides: after an upgrade (control API) the same request passes.
+		h.fake.control.setAccount(SEEDED.accounts.busy, { plan: 'team' });
+		const upgraded = await h.api.patch(`/feeds/${feedId}`, { ai_moderation: true }, { key: KEYS.proOwner });
+		expect(upgraded.status).toBe(200);
+		expect(upgraded.body.data.moderation).toMatchObject({ ai_moderation_available: true, ai_moderation: true });
 	});
 
 	test('feed_limit_reached: 422 with every upgrade_plan field', async () => {

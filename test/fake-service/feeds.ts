@@ -1,12 +1,12 @@
 /** Feeds, sources, embed snippets, analytics and feed sync. */
-import { CATALOG_BY_NAME, PLANS, SYNC_INTERVALS } from './catalog';
+import { AI_SENTIMENTS, CATALOG_BY_NAME, DEDUPLICATION_STRATEGIES, PLANS, SYNC_INTERVALS } from './catalog';
 import { requireAuth, requireRole, upgradeAction } from './keys';
 import { createPosts, postJson, type StatusMix } from './posts';
 import type { Ctx } from './router';
 import type { Service } from './service';
 import { connectionAction, hasConnection } from './social';
 import type { State } from './state';
-import type { Feed, FeedPost, Source } from './types';
+import type { Feed, FeedModeration, FeedPost, Source } from './types';
 import {
 	ApiError,
 	bodyObject,
@@ -57,12 +57,29 @@ export function sourceJson(state: State, s: Source): Record<string, unknown> {
 
 export function feedJson(state: State, f: Feed, withSources = false): Record<string, unknown> {
 	const sources = state.sourcesOf(f.id);
+	const m = f.moderation;
 	const out: Record<string, unknown> = {
 		id: f.id,
 		name: f.name,
+		slug: slugOf(f),
 		sync_interval: f.syncInterval,
 		posts_count: state.visiblePosts(f.id).length,
 		sources_count: sources.length,
+		// The live record's names, which differ from the PATCH body's (queue → enabled, profanity → profanity_filter).
+		// deduplication_strategy is not in the documented record; the fake shows it so that tests can read it back.
+		moderation: {
+			enabled: m.queue,
+			allowed: m.allowed,
+			disallowed: m.disallowed,
+			profanity_filter: m.profanity,
+			prevent_duplicates: m.prevent_duplicates,
+			deduplication_strategy: m.deduplication_strategy,
+			ai_moderation_available: PLANS[state.account(f.accountId).plan].aiModeration,
+			ai_moderation: m.ai_moderation,
+			ai_harmful_content_filter: m.ai_harmful_content_filter,
+			ai_moderation_rules: m.ai_moderation_rules,
+			ai_sentiment_filter: [...m.ai_sentiment_filter],
+		},
 		created_at: iso(f.createdAt),
 		updated_at: iso(f.updatedAt),
 	};
@@ -88,9 +105,74 @@ function validateFeedBody(body: Record<string, unknown>, creating: boolean): { n
 	return out;
 }
 
+/** The feed's name in a URL ("Brand mentions" → "brand-mentions-1"). */
+function slugOf(f: Feed): string {
+	const words = f.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+	return words ? `${words}-${f.id}` : String(f.id);
+}
+
+export function defaultModeration(): FeedModeration {
+	return {
+		queue: false,
+		allowed: '',
+		disallowed: '',
+		profanity: false,
+		prevent_duplicates: false,
+		deduplication_strategy: 'prioritize_top_source',
+		ai_moderation: false,
+		ai_harmful_content_filter: false,
+		ai_moderation_rules: '',
+		ai_sentiment_filter: [],
+	};
+}
+
+const MODERATION_BOOLEANS = ['queue', 'profanity', 'prevent_duplicates', 'ai_moderation', 'ai_harmful_content_filter'] as const;
+const MODERATION_TEXTS = ['allowed', 'disallowed', 'ai_moderation_rules'] as const;
+
+/** The moderation settings of a PATCH body, checked by type (422 with details per field); absent ones stay undefined. */
+function validateModeration(body: Record<string, unknown>): Partial<FeedModeration> {
+	const details: Details = {};
+	const out: Partial<FeedModeration> = {};
+	for (const key of MODERATION_BOOLEANS) {
+		if (body[key] === undefined) continue;
+		if (typeof body[key] !== 'boolean') details[key] = ['must be true or false'];
+		else out[key] = body[key];
+	}
+	for (const key of MODERATION_TEXTS) {
+		if (body[key] === undefined) continue;
+		if (body[key] === null) out[key] = '';
+		else if (typeof body[key] !== 'string') details[key] = ['must be a string'];
+		else if (key !== 'ai_moderation_rules' && /[\n\r]/.test(body[key])) details[key] = ['must be comma-separated words on one line'];
+		else out[key] = key === 'ai_moderation_rules' ? body[key] : body[key].split(',').map((w) => w.trim()).filter(Boolean).join(',');
+	}
+	const strategy = body.deduplication_strategy;
+	if (strategy !== undefined) {
+		if (typeof strategy !== 'string' || !DEDUPLICATION_STRATEGIES.includes(strategy)) {
+			details.deduplication_strategy = [`must be one of ${DEDUPLICATION_STRATEGIES.join(', ')}`];
+		} else out.deduplication_strategy = strategy;
+	}
+	const sentiments = body.ai_sentiment_filter;
+	if (sentiments !== undefined) {
+		if (!Array.isArray(sentiments) || sentiments.some((v) => typeof v !== 'string' || !AI_SENTIMENTS.includes(v))) {
+			details.ai_sentiment_filter = [`must be an array of ${AI_SENTIMENTS.join(', ')}`];
+		} else out.ai_sentiment_filter = [...new Set(sentiments as string[])];
+	}
+	if (Object.keys(details).length) throw invalid(details);
+	return out;
+}
+
 export function createFeed(state: State, accountId: number, name: string, syncInterval: number | null = null): Feed {
 	const now = state.now();
-	const feed: Feed = { id: state.nextId('feed'), accountId, name, syncInterval, createdAt: now, updatedAt: now, lastSyncedAt: now };
+	const feed: Feed = {
+		id: state.nextId('feed'),
+		accountId,
+		name,
+		syncInterval,
+		moderation: defaultModeration(),
+		createdAt: now,
+		updatedAt: now,
+		lastSyncedAt: now,
+	};
 	state.feeds.set(feed.id, feed);
 	state.feedPosts.set(feed.id, []);
 	return feed;
@@ -282,9 +364,24 @@ export function registerFeeds(svc: Service): void {
 
 	api.patch('/feeds/:id', (ctx) => {
 		const feed = feedFor(ctx, ctx.params.id);
-		const input = validateFeedBody(bodyObject(ctx.body), false);
+		const body = bodyObject(ctx.body);
+		const input = validateFeedBody(body, false);
+		const moderation = validateModeration(body);
+		const plan = PLANS[ctx.state.account(feed.accountId).plan];
+		// Only PATCH takes the moderation settings (POST /feeds ignores them), as the service documents.
+		if (moderation.ai_moderation === true && !plan.aiModeration) {
+			const action = upgradeAction(svc, feed.accountId, 'team');
+			throw new ApiError(
+				422,
+				'ai_moderation_not_available',
+				`AI moderation is not available on your ${plan.displayName} plan. Upgrade to ${String(action.required_plan_display_name)} to turn it on.`,
+				{},
+				action,
+			);
+		}
 		if (input.name !== undefined) feed.name = input.name;
 		if (input.syncInterval !== undefined) feed.syncInterval = input.syncInterval;
+		Object.assign(feed.moderation, moderation);
 		feed.updatedAt = ctx.svc.clock.now();
 		return { status: 200, body: { data: feedJson(ctx.state, feed) } };
 	});

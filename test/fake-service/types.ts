@@ -53,9 +53,24 @@ export interface Feed {
 	accountId: number;
 	name: string;
 	syncInterval: number | null;
+	moderation: FeedModeration;
 	createdAt: number;
 	updatedAt: number;
 	lastSyncedAt: number;
+}
+
+/** A feed's moderation settings, under the names of `PATCH /feeds/{id}`'s body. */
+export interface FeedModeration {
+	queue: boolean;
+	allowed: string;
+	disallowed: string;
+	profanity: boolean;
+	prevent_duplicates: boolean;
+	deduplication_strategy: string;
+	ai_moderation: boolean;
+	ai_harmful_content_filter: boolean;
+	ai_moderation_rules: string;
+	ai_sentiment_filter: string[];
 }
 
 export interface Source {

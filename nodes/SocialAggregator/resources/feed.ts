@@ -2,9 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { requireText, requireUpdateFields } from '../checks';
 import { collection, feedLocator, listFields } from '../fields';
+import { applyModeration, checkModerationFirst, MODERATION_LABELS, moderationFields, sendModeration } from '../moderation';
 import { route } from '../routing';
 
 const show = { resource: ['feed'] };
+/** The fields of a collection in the panel's alphabetical order. */
+const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
 const feedUrl = '=/feeds/{{$parameter.feedId}}';
 
 /** How often the feed collects new posts; 0 stands for the plan's default and is sent as null. */
@@ -27,6 +30,16 @@ const syncInterval: INodeProperties = {
 	routing: { send: { type: 'body', property: 'sync_interval', value: '={{ $value === 0 ? null : $value }}' } },
 };
 
+const newName: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Brand mentions',
+	description: 'The new name of the feed',
+	routing: { send: { type: 'body', property: 'name' } },
+};
+
 export const feedDescription: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -38,13 +51,14 @@ export const feedDescription: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a feed; the plan decides how many feeds an account can have',
+				description: 'Create a feed, with its moderation settings; the plan decides how many feeds an account can have',
 				action: 'Create a feed',
 				routing: route({
 					method: 'POST',
 					url: '/feeds',
-					prepare: [requireText('name', 'Name')],
+					prepare: [requireText('name', 'Name'), checkModerationFirst('additionalFields')],
 					verify: 'whether the feed exists (Feed › Get Many)',
+					after: applyModeration('additionalFields'),
 				}),
 			},
 			{
@@ -78,12 +92,15 @@ export const feedDescription: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Rename a feed or change how often it collects posts',
+				description: 'Rename a feed, change how often it collects posts, or change its moderation settings',
 				action: 'Update a feed',
 				routing: route({
 					method: 'PATCH',
 					url: feedUrl,
-					prepare: [requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval' })],
+					prepare: [
+						sendModeration('updateFields'),
+						requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval', ...MODERATION_LABELS }),
+					],
 					verify: 'the feed (Feed › Get)',
 				}),
 			},
@@ -105,7 +122,7 @@ export const feedDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, operation: ['create'] } },
 		routing: { send: { type: 'body', property: 'name' } },
 	},
-	collection('Additional Fields', 'additionalFields', { ...show, operation: ['create'] }, [syncInterval]),
+	collection('Additional Fields', 'additionalFields', { ...show, operation: ['create'] }, [...moderationFields, syncInterval].sort(byName)),
 
 	// Get Many
 	...listFields({ ...show, operation: ['getAll'] }),
@@ -121,16 +138,10 @@ export const feedDescription: INodeProperties[] = [
 	]),
 
 	// Update
-	collection('Update Fields', 'updateFields', { ...show, operation: ['update'] }, [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Brand mentions',
-			description: 'The new name of the feed',
-			routing: { send: { type: 'body', property: 'name' } },
-		},
-		syncInterval,
-	]),
+	collection(
+		'Update Fields',
+		'updateFields',
+		{ ...show, operation: ['update'] },
+		[newName, syncInterval, ...moderationFields].sort(byName),
+	),
 ];

@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { AUTO_DETECT, canonicalPlatform, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
-import { dataSearchFields } from '../../../../shared/dataSearchFields';
+import { dataSearchFields, PAGE_COST } from '../../../../shared/dataSearchFields';
 import { plural } from '../../../../shared/errors';
 import { checkLimit } from '../../../../shared/input';
 import {
@@ -30,6 +30,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
+		hint: `Fetches every page of every chosen platform. ${PAGE_COST} A Limit fetches only the pages that hold that many posts per platform.`,
 	},
 	{
 		displayName: 'Limit',
@@ -38,7 +39,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
-		hint: 'Per platform: each platform returns up to this many posts, and no page beyond them is fetched (pages cost credits)',
+		hint: 'Per platform: each platform returns up to this many posts, and no page beyond them is fetched, so no credits are spent on pages the limit does not need',
 		displayOptions: { show: { returnAll: [false] } },
 	},
 	{
