@@ -15,6 +15,7 @@ import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
 import { valid } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
+import { outputChoice, shapeRecord, type RecordShape } from '../shared/simplify';
 import {
 	credentialSecrets,
 	DEFAULT_TIMEOUT_MS,
@@ -55,6 +56,8 @@ interface RouteSpec {
 	omit?: string[];
 	/** For a write whose answer may be lost after it acted: what the user should check before running again. */
 	verify?: string;
+	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
+	shape?: RecordShape;
 }
 
 /** The routing of one operation: the request, and the function that sends it by the package's rules. */
@@ -97,10 +100,12 @@ function sender(spec: RouteSpec) {
 				if (limit !== undefined) results = results.slice(0, limit);
 			}
 
+			const choice = spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined;
 			return results.map((result) => {
 				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
-				const json = spec.omit ? { ...result } : result;
+				let json = spec.omit ? { ...result } : result;
 				for (const field of spec.omit ?? []) delete json[field];
+				if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
 				return { json, pairedItem: { item: itemIndex } };
 			});
 		} catch (caught) {
