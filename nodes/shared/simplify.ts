@@ -181,10 +181,13 @@ type Show = Record<string, unknown[]>;
 
 const fromVersion = { '@version': [{ _cnd: { gte: SIMPLIFY_VERSION } }] };
 
+const ACRONYMS: Record<string, string> = { ai: 'AI', id: 'ID', url: 'URL' };
+
+/** A raw field's name as a dropdown title: `ai_sentiment` → "AI Sentiment". */
 const label = (field: string) =>
 	field
 		.split('_')
-		.map((word, index) => (index === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word))
+		.map((word) => ACRONYMS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
 		.join(' ');
 
 /** Simplify, shown from SIMPLIFY_VERSION on outside tool use: on for lists, off for a single record asked for. */

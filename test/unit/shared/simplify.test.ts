@@ -187,3 +187,9 @@ test('the fields are shown from version 1.1 on, Simplify outside tool use and Ou
 	expect(fields.displayOptions?.show?.toolOutput).toEqual(['selected']);
 	expect(fields.options?.map((o) => ('value' in o ? o.value : undefined))).toContain('ai_sentiment');
 });
+
+test('the Fields dropdown names raw fields in title case', () => {
+	const [, fields] = toolOutputFields({}, feedPostShape);
+	const names = fields.options?.map((o) => o.name);
+	expect(names).toEqual(expect.arrayContaining(['AI Sentiment', 'External ID', 'URL', 'Moderation Status', 'Feed ID']));
+});
