@@ -195,9 +195,11 @@ const bare = (value: unknown) =>
 		.replace(/^@/, '')
 		.toLowerCase();
 
-/** A group as answered (live shape), or a flat profile (the earlier shape) as a group of one. */
+/** A group of the live shape (`profiles` null: none), or a flat profile of the earlier shape as a group of one. */
+const isGroup = (record: IDataObject) => 'profiles' in record;
+
 function asGroup(record: IDataObject): IDataObject {
-	if (Array.isArray(record.profiles)) return record;
+	if (isGroup(record)) return { ...record, profiles: Array.isArray(record.profiles) ? record.profiles : [] };
 	return { platform: record.platform, term: record.term, exact_match: record.exact_match, profiles: [record] };
 }
 
@@ -222,7 +224,7 @@ export function shapeProfiles(
 	if (layout === 'answer') {
 		const kept = exactOnly ? records.filter((record) => exactMatch(asGroup(record))) : records;
 		return kept.map((record) =>
-			Array.isArray(record.profiles) ? shapeProfileGroup(record, choice) : shapeRecord(record, profileShape, choice),
+			isGroup(record) ? shapeProfileGroup(record, choice) : shapeRecord(record, profileShape, choice),
 		);
 	}
 
@@ -232,7 +234,7 @@ export function shapeProfiles(
 		const group = asGroup(record);
 		const profiles = (group.profiles as unknown[]).filter(isObject);
 		// The flat shape has one record per profile: gather those of one platform and handle.
-		const key = Array.isArray(record.profiles) ? undefined : `${bare(group.platform)}|${bare(group.term)}`;
+		const key = isGroup(record) ? undefined : `${bare(group.platform)}|${bare(group.term)}`;
 		const known = key === undefined ? undefined : byKey.get(key);
 		if (known) {
 			(known.profiles as IDataObject[]).push(...profiles);
