@@ -15,6 +15,7 @@ import { checkLimit } from '../shared/input';
 import { collectPages, postKey } from '../shared/pagination';
 import { valid } from '../shared/refusal';
 import { retryPolicyFrom } from '../shared/requestOptions';
+import { outputChoice, shapeRecord, type RecordShape } from '../shared/simplify';
 import {
 	credentialSecrets,
 	DEFAULT_TIMEOUT_MS,
@@ -57,6 +58,8 @@ interface RouteSpec {
 	verify?: string;
 	/** What follows a write's answer: further requests by the same rules, the record to output in the end. */
 	after?: After;
+	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
+	shape?: RecordShape;
 }
 
 /** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
@@ -121,10 +124,12 @@ function sender(spec: RouteSpec) {
 				if (limit !== undefined) results = results.slice(0, limit);
 			}
 
+			const choice = spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined;
 			return results.map((result) => {
 				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
-				const json = spec.omit ? { ...result } : result;
+				let json = spec.omit ? { ...result } : result;
 				for (const field of spec.omit ?? []) delete json[field];
+				if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
 				return { json, pairedItem: { item: itemIndex } };
 			});
 		} catch (caught) {

@@ -3,7 +3,15 @@
  * `{ result }` on success, `{ error }` on failure). The HTTP table is in README.md.
  */
 import type { AnswerSpec } from './answers';
-import { addDataPosts, configureData, failData, type DataConfigureOptions, type DataFailOptions } from './dataApi';
+import {
+	addDataPosts,
+	configureData,
+	failData,
+	setProfileShape,
+	type DataConfigureOptions,
+	type DataFailOptions,
+	type ProfileShape,
+} from './dataApi';
 import type { FaultSpec } from './faults';
 import { seedFeed, syncFeed, type SeedFeedOptions, type SyncResult } from './feeds';
 import { confirmEmail, decideDevice, issueTemporaryKey, newKeyString } from './keys';
@@ -134,6 +142,8 @@ export interface Control {
 		addPosts(platform: string, term: string, count: number, termType?: string): Record<string, unknown>[];
 		credits(): { total: number; byPlatform: Record<string, number>; requests: number };
 		resetCredits(): void;
+		/** GET /data/profiles answers in this shape until the next reset (default 'grouped', the live one). */
+		setProfileShape(shape: ProfileShape): void;
 		clear(): void;
 	};
 }
@@ -292,6 +302,7 @@ export function buildControl(svc: Service): Control {
 			resetCredits: () => {
 				svc.state.credits = { total: 0, byPlatform: {}, requests: 0 };
 			},
+			setProfileShape: (shape) => setProfileShape(svc.state, shape),
 			clear: () => {
 				svc.state.dataConfig.clear();
 				svc.state.dataFailures = [];
@@ -402,5 +413,6 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/data/posts', wrap((b) => addDataPosts(svc, str(b.platform, 'platform'), str(b.term, 'term'), num(b.count ?? 1, 'count'), b.termType as string | undefined)));
 	c.get('/data/credits', wrap(() => ctl().data.credits()));
 	c.delete('/data/credits', wrap(() => ctl().data.resetCredits()));
+	c.post('/data/profile-shape', wrap((b) => setProfileShape(svc.state, str(b.shape, 'shape'))));
 	c.delete('/data', wrap(() => ctl().data.clear()));
 }

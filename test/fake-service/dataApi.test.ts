@@ -291,7 +291,8 @@ describe('Data API controls', () => {
 });
 
 describe('GET /data/profiles', () => {
-	test('profiles per term and platform, Google place ids usable for reviews', async () => {
+	test('the flat shape (chosen through the control API): profiles per term and platform, Google place ids usable for reviews', async () => {
+		expect((await h.origin.post('/_control/data/profile-shape', { shape: 'flat' })).status).toBe(200);
 		const res = await h.api.get('/data/profiles', { query: { term: 'Acme Coffee Berlin,acme', platforms: 'Google,Twitter,MySpace' } });
 		expect(res.status).toBe(200);
 		const google = res.body.data.find((p: any) => p.platform === 'Google' && p.term === 'Acme Coffee Berlin');
@@ -304,6 +305,38 @@ describe('GET /data/profiles', () => {
 		const reviews = await posts({ term: google.place_id, term_type: 'reviews', platforms: 'Google' });
 		expect(entry(reviews, 'Google')).toMatchObject({ success: true });
 		expect(reviews.body.data.every((p: any) => !('like_count' in p))).toBe(true);
+	});
+	test('the live shape by default: one group per platform and handle, exact_match, nullable metrics; the Google handle is a place id for reviews', async () => {
+		const res = await h.api.get('/data/profiles', { query: { term: 'nasa,fizzbuzz,nobody1,Acme Coffee Berlin', platforms: 'Twitter,Google,MySpace' } });
+		expect(res.status).toBe(200);
+		const group = (platform: string, term: string) => res.body.data.find((g: any) => g.platform === platform && g.term === term);
+		expect(res.body.data).toHaveLength(8);
+		for (const g of res.body.data) expect(Object.keys(g).sort()).toEqual(['exact_match', 'platform', 'profiles', 'term']);
+		expect(group('Twitter', 'nasa')).toEqual({
+			platform: 'Twitter',
+			term: 'nasa',
+			exact_match: true,
+			profiles: [{ platform: 'Twitter', handle: 'nasa', url: expect.stringContaining('/nasa'), metrics: { follower_count: expect.any(Number), post_count: expect.any(Number) } }],
+		});
+		const fuzzy = group('Twitter', 'fizzbuzz');
+		expect(fuzzy.exact_match).toBe(false);
+		expect(fuzzy.profiles.map((p: any) => p.handle)).toEqual(['fizzbuzz_official', 'thefizzbuzz']);
+		expect(group('Twitter', 'nobody1')).toEqual({ platform: 'Twitter', term: 'nobody1', exact_match: false, profiles: [] });
+		const google = group('Google', 'Acme Coffee Berlin').profiles[0];
+		expect(google.metrics.follower_count).toBeNull();
+		expect(google.handle).toMatch(/^ChIJ[A-Za-z0-9_-]{8,}$/);
+		expect(entry(res, 'MySpace')).toMatchObject({ success: false, error_code: 'unknown_platform' });
+		const reviews = await posts({ term: google.handle, term_type: 'reviews', platforms: 'Google' });
+		expect(entry(reviews, 'Google')).toMatchObject({ success: true });
+	});
+	test('the profile shape is grouped or flat, anything else is refused; a reset brings back the live shape', async () => {
+		expect((await h.origin.post('/_control/data/profile-shape', { shape: 'nested' })).status).toBe(400);
+		h.fake.control.data.setProfileShape('flat');
+		const flat = await h.api.get('/data/profiles', { query: { term: 'nasa', platforms: 'Twitter' } });
+		expect(flat.body.data[0]).toMatchObject({ platform: 'Twitter', term: 'nasa', name: 'nasa' });
+		h.fake.control.reset();
+		const grouped = await h.api.get('/data/profiles', { query: { term: 'nasa', platforms: 'Twitter' } });
+		expect(grouped.body.data[0].profiles).toHaveLength(1);
 	});
 	test('at most 5 terms; term and platforms required', async () => {
 		expectError(await h.api.get('/data/profiles', { query: { term: 'a,b,c,d,e,f', platforms: 'Twitter' } }), 422, 'validation_failed');

@@ -278,6 +278,53 @@ function placeId(name: string): string {
 	return `ChIJ${h1}${h2}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(20, 'Q');
 }
 
+/** The earlier flat shape (CONTRIBUTING.md): one record per platform and handle, the profile's fields at the top. */
+function flatProfile(svc: Service, name: string, term: string): Record<string, unknown> {
+	const r = rng(hash32(`${svc.seed}|profile|${name}|${term.toLowerCase()}`));
+	const handle = stripPrefix(term).toLowerCase().replace(/[^a-z0-9_.-]+/g, '');
+	const poster = makePoster(name, handle, r);
+	const profile: Record<string, unknown> = {
+		platform: name,
+		term,
+		platform_id: poster.platform_id,
+		name: name === 'Google' ? term : poster.name,
+		display_name: name === 'Google' ? term : poster.display_name,
+		url: name === 'Google' ? `https://maps.google.com/?cid=${hash32(term)}` : poster.url,
+		image: poster.image,
+	};
+	if (name === 'Google') profile.place_id = placeId(term);
+	return profile;
+}
+
+/** Platforms that report no follower count for a profile (the live answer's metrics are nullable). */
+const NO_FOLLOWERS = new Set(['Google', 'Giphy', 'Flickr']);
+
+/**
+ * The live shape (SERVICE-NOTES.md): one group per platform and handle, `{ platform, term, exact_match,
+ * profiles: [{ platform, handle, url, metrics }] }`. A handle containing `zz` finds no exact profile, only two
+ * similar ones; one containing `nobody` finds none. On Google the handle is the place ID.
+ */
+function profileGroup(svc: Service, name: string, term: string): Record<string, unknown> {
+	const r = rng(hash32(`${svc.seed}|profile|${name}|${term.toLowerCase()}`));
+	const handle = stripPrefix(term).toLowerCase().replace(/[^a-z0-9_.-]+/g, '');
+	const profile = (h: string) => {
+		const poster = makePoster(name, h, r);
+		const google = name === 'Google';
+		return {
+			platform: name,
+			handle: google ? placeId(h === handle ? term : h) : poster.name,
+			url: google ? `https://maps.google.com/?cid=${hash32(h === handle ? term : h)}` : poster.url,
+			metrics: {
+				follower_count: NO_FOLLOWERS.has(name) ? null : Math.floor(r() * 2_000_000),
+				post_count: Math.floor(r() * 5_000),
+			},
+		};
+	};
+	if (handle.includes('nobody')) return { platform: name, term, exact_match: false, profiles: [] };
+	if (handle.includes('zz')) return { platform: name, term, exact_match: false, profiles: [profile(`${handle}_official`), profile(`the${handle}`)] };
+	return { platform: name, term, exact_match: true, profiles: [profile(handle)] };
+}
+
 function dataProfiles(ctx: Ctx): Record<string, unknown> {
 	const svc = ctx.svc;
 	const terms = splitList(first(ctx.query, 'term'));
@@ -301,22 +348,7 @@ function dataProfiles(ctx: Ctx): Record<string, unknown> {
 			entries.push({ platform: name, success: false, error_code: failure.errorCode, message: failure.message });
 			continue;
 		}
-		for (const term of terms) {
-			const r = rng(hash32(`${svc.seed}|profile|${name}|${term.toLowerCase()}`));
-			const handle = stripPrefix(term).toLowerCase().replace(/[^a-z0-9_.-]+/g, '');
-			const poster = makePoster(name, handle, r);
-			const profile: Record<string, unknown> = {
-				platform: name,
-				term,
-				platform_id: poster.platform_id,
-				name: name === 'Google' ? term : poster.name,
-				display_name: name === 'Google' ? term : poster.display_name,
-				url: name === 'Google' ? `https://maps.google.com/?cid=${hash32(term)}` : poster.url,
-				image: poster.image,
-			};
-			if (name === 'Google') profile.place_id = placeId(term);
-			data.push(profile);
-		}
+		for (const term of terms) data.push(ctx.state.profileShape === 'flat' ? flatProfile(svc, name, term) : profileGroup(svc, name, term));
 		ok.push(platform);
 		entries.push({ platform: name, success: true, count: terms.length, next_cursor: null, has_more: false });
 	}
@@ -349,6 +381,14 @@ export function configureData(state: State, platform: string, options: DataConfi
 	if (options.pages !== undefined) cfg.totalPosts = options.pages * pageSize;
 	if (options.totalPosts !== undefined) cfg.totalPosts = options.totalPosts;
 	state.dataConfig.set(key, cfg);
+}
+
+/** Which of the two legal shapes GET /data/profiles answers: the live grouped one (default) or the earlier flat one. */
+export type ProfileShape = 'grouped' | 'flat';
+
+export function setProfileShape(state: State, shape: string): void {
+	if (shape !== 'grouped' && shape !== 'flat') throw new Error(`the profile shape is "grouped" or "flat", not ${shape}`);
+	state.profileShape = shape;
 }
 
 export interface DataFailOptions {

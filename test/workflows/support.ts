@@ -77,14 +77,17 @@ export interface RunOptions {
 	apiKey?: string | null;
 	/** The credential's base URL (default: the fake's, with a trailing slash as users type it). */
 	baseUrl?: string;
+	/** The node's version (default: the latest), as a saved workflow pins it. */
+	typeVersion?: number;
 }
 
-function nodeJson(name: string, type: string, parameters: Parameters, onError: OnError | undefined) {
+function nodeJson(name: string, type: string, parameters: Parameters, onError: OnError | undefined, typeVersion?: number) {
 	return {
 		name,
 		type,
 		parameters: parameters as WorkflowJson['nodes'][number]['parameters'],
 		...(onError ? { onError } : {}),
+		...(typeVersion !== undefined ? { typeVersion } : {}),
 	};
 }
 
@@ -94,7 +97,7 @@ export function oneNodeWorkflow(node: NodeUnderTest, parameters: Parameters, opt
 		nodes: [
 			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger' },
 			{ name: 'Input', type: 'test.items', parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			nodeJson(node.name, node.type, parameters, options.onError),
+			nodeJson(node.name, node.type, parameters, options.onError, options.typeVersion),
 		],
 		connections: {
 			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { requireText, sendDateTimeRange } from '../checks';
 import { collection, feedLocator, listFields } from '../fields';
+import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
 import { route } from '../routing';
 
 const show = { resource: ['post'] };
@@ -39,7 +40,7 @@ export const postDescription: INodeProperties[] = [
 				value: 'get',
 				description: 'Get a post of a feed',
 				action: 'Get a post',
-				routing: route({ method: 'GET', url: postUrl }),
+				routing: route({ method: 'GET', url: postUrl, shape: feedPostShape }),
 			},
 			{
 				name: 'Get Many',
@@ -50,6 +51,7 @@ export const postDescription: INodeProperties[] = [
 					method: 'GET',
 					url: postsUrl,
 					list: 'paged',
+					shape: feedPostShape,
 					prepare: [
 						sendDateTimeRange(
 							{ path: 'filters.after', label: 'After date', property: 'starting_at' },
@@ -77,7 +79,13 @@ export const postDescription: INodeProperties[] = [
 				value: 'search',
 				description: 'Search the posts of every feed of the account; each post names its feed',
 				action: 'Search posts across feeds',
-				routing: route({ method: 'GET', url: '/search/posts', list: 'paged', prepare: [requireText('query', 'Search Text')] }),
+				routing: route({
+					method: 'GET',
+					url: '/search/posts',
+					list: 'paged',
+					shape: feedPostShape,
+					prepare: [requireText('query', 'Search Text')],
+				}),
 			},
 			{
 				name: 'Unpin',
@@ -117,6 +125,10 @@ export const postDescription: INodeProperties[] = [
 	},
 
 	...listFields({ ...show, operation: ['getAll', 'search'] }),
+	// On for the lists; a single post asked for by ID comes whole unless asked otherwise.
+	simplifyField({ ...show, operation: ['getAll', 'search'] }, true),
+	simplifyField({ ...show, operation: ['get'] }, false),
+	...toolOutputFields({ ...show, operation: ['get', 'getAll', 'search'] }, feedPostShape),
 
 	// Get Many
 	collection('Filters', 'filters', { ...show, operation: ['getAll'] }, [

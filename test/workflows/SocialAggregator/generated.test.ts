@@ -90,7 +90,7 @@ test(`a generated page of a Return All (${RUNS} runs, seed ${SEED})`, async () =
 				const body = generated;
 				fake.control.answers.clear();
 				fake.control.answers.add({ path: `/feeds/${wall}/posts`, query: { page: String(page) }, body });
-				const run = await runNode(fake, { resource: 'post', operation: 'getAll', feedId: feed(wall), returnAll: true });
+				const run = await runNode(fake, { resource: 'post', operation: 'getAll', feedId: feed(wall), returnAll: true, simplify: false });
 				if (run.error) await settle();
 				const mine = run.requests.filter((r) => r.path === `/feeds/${wall}/posts`);
 				const requested = [...new Set(mine.map((r) => Number(r.query.page)))];
@@ -176,6 +176,7 @@ test(`a generated Data API round (${RUNS} runs, seed ${SEED})`, async () => {
 				platforms: ['Bluesky', 'Tumblr'],
 				limit: 5,
 				output: 'postsAndStatus',
+				simplify: false,
 				options: { platformRetries: 1 },
 			});
 			// At most two rounds (a limit of 5, a retry for a failed platform), each asked up to 6 times when garbled.

@@ -218,6 +218,7 @@ describe('Post', () => {
 				operation: 'getAll',
 				feedId: feed(F.brandMentions),
 				returnAll: true,
+				simplify: false,
 				filters: {
 					status: 'public',
 					search: 'acme',

@@ -14,6 +14,15 @@ import {
 } from '../../../../shared/pagination';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
+import {
+	dataPostShape,
+	outputChoice,
+	RAW,
+	shapeRecord,
+	simplifyField,
+	toolOutputFields,
+	type OutputChoice,
+} from '../../../../shared/simplify';
 import type { DataPost } from '../../../../shared/types';
 import {
 	onPlatformFailureOption,
@@ -61,6 +70,8 @@ const properties: INodeProperties[] = [
 		],
 		default: 'posts',
 	},
+	simplifyField({}, true),
+	...toolOutputFields({}, dataPostShape),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -206,19 +217,26 @@ export function pageItem(record: PageRecord<DataPost>): IDataObject {
 	};
 }
 
-/** The items of one search in the chosen Output; `includeFailures` adds an item per platform failed for good. */
+/**
+ * The items of one search in the chosen Output; `includeFailures` adds an item per platform failed for good.
+ * `choice` (Simplify, Output Fields) shapes the posts, wherever they are; status items stay whole.
+ */
 export function shapeSearchOutput(
 	outcome: RoundOutcome<DataPost>,
 	mode: SearchOutputMode,
 	includeFailures: boolean,
+	choice: OutputChoice = RAW,
 ): IDataObject[] {
+	const shapePost = (post: DataPost) => (choice.mode === 'raw' ? { ...post } : shapeRecord(post, dataPostShape, choice));
 	if (mode === 'pages') {
 		// Retried attempts are not pages; the last failure of a platform is reported once.
-		return outcome.pages.filter((r) => r.status.success || (includeFailures && !r.willRetry)).map(pageItem);
+		const pages = outcome.pages.filter((r) => r.status.success || (includeFailures && !r.willRetry)).map(pageItem);
+		if (choice.mode === 'raw') return pages;
+		return pages.map((page) => ({ ...page, posts: (page.posts as DataPost[]).map(shapePost) }));
 	}
 	const every = mode === 'postsAndStatus';
 	const statuses = outcome.progress.filter((p) => every || (includeFailures && p.state === 'failed'));
-	return [...outcome.items.map((post) => ({ ...post })), ...statuses.map((p) => platformStatusItem(p, outcome))];
+	return [...outcome.items.map(shapePost), ...statuses.map((p) => platformStatusItem(p, outcome))];
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -260,5 +278,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(node, message, { itemIndex, description });
 	}
 
-	return shapeSearchOutput(outcome, output, !failItem);
+	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
+	return shapeSearchOutput(outcome, output, !failItem, choice);
 }

@@ -13,9 +13,20 @@ import {
 	postKey,
 	type RoundAnswer,
 } from '../../../../shared/pagination';
+import { isObject } from '../../../../shared/errors';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
 import { itemRetryPolicy } from '../../../../shared/requestOptions';
 import { apiRequestChecked } from '../../../../shared/transport';
+import {
+	outputChoice,
+	profileShape,
+	shapeProfileGroup,
+	shapeRecord,
+	simplifyField,
+	SIMPLIFY_VERSION,
+	toolOutputFields,
+	type OutputChoice,
+} from '../../../../shared/simplify';
 import type { PlatformStatus } from '../../../../shared/types';
 import {
 	onPlatformFailureOption,
@@ -38,12 +49,44 @@ const properties: INodeProperties[] = [
 	},
 	platformsField,
 	{
+		displayName: 'Output',
+		name: 'layout',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Profile',
+				value: 'profiles',
+				description: 'Each profile found, with the handle it was found for (term) and exact_match',
+			},
+			{
+				name: 'One Item per Handle and Platform',
+				value: 'groups',
+				description: 'As the service groups them: platform, term, exact_match and the profiles found in a list',
+			},
+		],
+		default: 'profiles',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_VERSION } }] } },
+	},
+	simplifyField({}, true),
+	...toolOutputFields({}, profileShape),
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [onPlatformFailureOption, platformRetriesOption],
+		options: [
+			{
+				displayName: 'Exact Matches Only',
+				name: 'exactMatchesOnly',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep only the profiles whose handle is exactly the one asked for (exact_match), leaving out similar ones',
+			},
+			onPlatformFailureOption,
+			platformRetriesOption,
+		],
 	},
 ];
 
@@ -133,10 +176,81 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw platformFailedError(node, itemIndex, first.platform, error, why, 'profiles');
 	}
 
+	const layout = this.getNodeParameter('layout', itemIndex, 'answer') as ProfileLayout;
+	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	return [
-		...outcome.profiles,
+		...shapeProfiles(outcome.profiles, { layout, exactOnly: options.exactMatchesOnly === true, choice }),
 		...failed.map((s) =>
 			platformFailureItem(s.platform, { code: s.error_code, message: s.message }, outcome.failures[s.platform] ?? 1),
 		),
 	];
+}
+
+/** `answer`: the records as the service answered them (version 1); the others from version 1.1 on. */
+type ProfileLayout = 'answer' | 'profiles' | 'groups';
+
+const bare = (value: unknown) =>
+	String(value ?? '')
+		.trim()
+		.replace(/^@/, '')
+		.toLowerCase();
+
+/** A group of the live shape (`profiles` null: none), or a flat profile of the earlier shape as a group of one. */
+const isGroup = (record: IDataObject) => 'profiles' in record;
+
+function asGroup(record: IDataObject): IDataObject {
+	if (isGroup(record)) return { ...record, profiles: Array.isArray(record.profiles) ? record.profiles : [] };
+	return { platform: record.platform, term: record.term, exact_match: record.exact_match, profiles: [record] };
+}
+
+/** exact_match as answered; where the answer does not say, whether a profile's handle is the term itself. */
+function exactMatch(group: IDataObject): boolean {
+	if (typeof group.exact_match === 'boolean') return group.exact_match;
+	const term = bare(group.term);
+	const profiles = (group.profiles as unknown[]).filter(isObject);
+	return term !== '' && profiles.some((profile) => bare(profile.handle ?? profile.name) === term);
+}
+
+/**
+ * The profiles of a lookup in the chosen layout and output. Both answer shapes become groups first (one per
+ * platform and handle, the flat shape's profiles gathered under theirs), so the layouts are the same whatever
+ * the service answered.
+ */
+export function shapeProfiles(
+	records: IDataObject[],
+	chosen: { layout: ProfileLayout; exactOnly: boolean; choice: OutputChoice },
+): IDataObject[] {
+	const { layout, exactOnly, choice } = chosen;
+	if (layout === 'answer') {
+		const kept = exactOnly ? records.filter((record) => exactMatch(asGroup(record))) : records;
+		return kept.map((record) =>
+			isGroup(record) ? shapeProfileGroup(record, choice) : shapeRecord(record, profileShape, choice),
+		);
+	}
+
+	const groups: IDataObject[] = [];
+	const byKey = new Map<string, IDataObject>();
+	for (const record of records) {
+		const group = asGroup(record);
+		const profiles = (group.profiles as unknown[]).filter(isObject);
+		// The flat shape has one record per profile: gather those of one platform and handle.
+		const key = isGroup(record) ? undefined : `${bare(group.platform)}|${bare(group.term)}`;
+		const known = key === undefined ? undefined : byKey.get(key);
+		if (known) {
+			(known.profiles as IDataObject[]).push(...profiles);
+			continue;
+		}
+		const copy = { ...group, profiles: [...profiles] };
+		if (key !== undefined) byKey.set(key, copy);
+		groups.push(copy);
+	}
+	for (const group of groups) group.exact_match = exactMatch(group);
+	const kept = exactOnly ? groups.filter((group) => group.exact_match === true) : groups;
+
+	if (layout === 'groups') return kept.map((group) => shapeProfileGroup(group, choice));
+	return kept.flatMap((group) =>
+		(group.profiles as IDataObject[]).map((profile) =>
+			shapeRecord({ ...profile, term: group.term, exact_match: group.exact_match }, profileShape, choice),
+		),
+	);
 }

@@ -1,0 +1,248 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { isObject } from './errors';
+
+// Output sized for people and agents (n8n's guideline: a Simplify toggle where an answer has more than ten
+// fields; for a node used as a tool, Output Fields: Simplified, Raw or Selected Fields). README.md's
+// "Simplified output" section is the contract for the shapes below.
+
+/** The node version from which the output choices exist; version 1 keeps its raw output. */
+export const SIMPLIFY_VERSION = 1.1;
+
+/** How the records of an answer are output. */
+export type OutputChoice = { mode: 'raw' } | { mode: 'simplified' } | { mode: 'selected'; fields: string[] };
+
+export const RAW: OutputChoice = { mode: 'raw' };
+
+/** One kind of record: its simplified form, its raw fields to select from, and the fields always kept. */
+export interface RecordShape {
+	simplify: (record: IDataObject) => IDataObject;
+	/** Raw top-level fields offered under Fields (Selected Fields). */
+	fields: string[];
+	/** Kept in Selected Fields whatever is chosen: what names the record. */
+	always: string[];
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const child = (value: unknown): IDataObject => (isObject(value) ? (value as IDataObject) : {});
+
+/** The poster as name (the display name where there is one), handle and profile URL. */
+function poster(value: unknown): IDataObject | null {
+	if (!isObject(value)) return null;
+	const p = value as IDataObject;
+	return { name: text(p.display_name) ?? text(p.name), handle: text(p.name), url: text(p.url) };
+}
+
+/** The first medium as type and URL; null for a post without media. */
+function firstMedium(value: unknown): IDataObject | null {
+	const first: unknown = Array.isArray(value) ? value[0] : undefined;
+	if (!isObject(first)) return null;
+	const m = first as IDataObject;
+	return { type: text(m.type), url: text(m.url) };
+}
+
+/** A post of a feed (Post › Get, Get Many, Search Across Feeds). */
+export const feedPostShape: RecordShape = {
+	simplify: (post) => ({
+		id: post.id ?? null,
+		// Only cross-feed search answers name the feed.
+		...(post.feed_id !== undefined ? { feed_id: post.feed_id } : {}),
+		platform: text(post.platform),
+		url: text(post.url),
+		message: text(post.message),
+		posted_at: text(post.external_created_at),
+		poster: poster(post.poster),
+		media: firstMedium(post.media),
+		like_count: count(post.like_count),
+		comment_count: count(post.comment_count),
+		moderation_status: text(post.moderation_status),
+		pinned: typeof post.pinned === 'boolean' ? post.pinned : null,
+	}),
+	fields: [
+		'ai_decision_reason',
+		'ai_moderation_reasoning',
+		'ai_sentiment',
+		'bookmark_count',
+		'comment_count',
+		'created_at',
+		'external_created_at',
+		'external_id',
+		'feed_id',
+		'impression_count',
+		'like_count',
+		'media',
+		'message',
+		'moderation_status',
+		'pinned',
+		'platform',
+		'poster',
+		'quote_count',
+		'referenced_post',
+		'reshared_by',
+		'share_count',
+		'tagged_users',
+		'url',
+		'view_count',
+	],
+	always: ['id'],
+};
+
+/** A post of the Data API (Data › Post › Search). */
+export const dataPostShape: RecordShape = {
+	simplify: (post) => ({
+		platform: text(post.platform),
+		platform_id: text(post.platform_id),
+		url: text(post.url),
+		message: text(post.message),
+		posted_at: text(post.post_created_at),
+		poster: poster(post.poster),
+		media: firstMedium(post.media),
+		like_count: count(post.like_count),
+		comment_count: count(post.comment_count),
+	}),
+	fields: [
+		'bookmark_count',
+		'comment_count',
+		'impression_count',
+		'like_count',
+		'media',
+		'message',
+		'post_created_at',
+		'poster',
+		'quote_count',
+		'referenced_post',
+		'reshared_by',
+		'share_count',
+		'tagged_users',
+		'url',
+		'view_count',
+	],
+	always: ['platform', 'platform_id'],
+};
+
+/** A profile, one item each (Data › Profile › Look Up): the live shape's fields, or the flat shape's. */
+export const profileShape: RecordShape = {
+	simplify: (profile) => {
+		const metrics = child(profile.metrics);
+		const simplified: IDataObject = {
+			platform: text(profile.platform),
+			handle: text(profile.handle) ?? text(profile.name),
+			url: text(profile.url),
+			follower_count: count(metrics.follower_count ?? profile.follower_count),
+			post_count: count(metrics.post_count ?? profile.post_count),
+			term: text(profile.term),
+			exact_match: typeof profile.exact_match === 'boolean' ? profile.exact_match : null,
+		};
+		// A Google place ID, where the answer gives one apart from the handle: what a reviews search needs.
+		if (text(profile.place_id)) simplified.place_id = profile.place_id;
+		return simplified;
+	},
+	fields: ['display_name', 'exact_match', 'image', 'metrics', 'name', 'place_id', 'platform_id', 'term', 'url'],
+	always: ['platform', 'handle'],
+};
+
+/** One record in the chosen output. */
+export function shapeRecord(record: IDataObject, shape: RecordShape, choice: OutputChoice): IDataObject {
+	if (choice.mode === 'raw') return record;
+	if (choice.mode === 'simplified') return shape.simplify(record);
+	const kept: IDataObject = {};
+	for (const field of [...shape.always, ...choice.fields]) {
+		if (field in record) kept[field] = record[field];
+	}
+	return kept;
+}
+
+/**
+ * A group of profiles for one handle on one platform (Look Up, One Item per Handle and Platform): its
+ * platform, term and exact_match as answered, its profiles in the chosen output.
+ */
+export function shapeProfileGroup(group: IDataObject, choice: OutputChoice): IDataObject {
+	if (choice.mode === 'raw') return group;
+	const profiles = (Array.isArray(group.profiles) ? group.profiles : []).filter(isObject);
+	if (choice.mode === 'selected') {
+		const { platform, term, exact_match } = group;
+		return { platform, term, exact_match, profiles: profiles.map((p) => shapeRecord(p, profileShape, choice)) };
+	}
+	return {
+		platform: text(group.platform),
+		term: text(group.term),
+		exact_match: typeof group.exact_match === 'boolean' ? group.exact_match : null,
+		profiles: profiles.map((profile) => {
+			const simplified = profileShape.simplify(profile);
+			// The group already says these.
+			for (const field of ['platform', 'term', 'exact_match']) delete simplified[field];
+			return simplified;
+		}),
+	};
+}
+
+type Show = Record<string, unknown[]>;
+
+const fromVersion = { '@version': [{ _cnd: { gte: SIMPLIFY_VERSION } }] };
+
+const ACRONYMS: Record<string, string> = { ai: 'AI', id: 'ID', url: 'URL' };
+
+/** A raw field's name as a dropdown title: `ai_sentiment` → "AI Sentiment". */
+const label = (field: string) =>
+	field
+		.split('_')
+		.map((word) => ACRONYMS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+/** Simplify, shown from SIMPLIFY_VERSION on outside tool use: on for lists, off for a single record asked for. */
+export function simplifyField(show: Show, byDefault: boolean): INodeProperties {
+	const field: INodeProperties = {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		displayOptions: { show: { ...show, ...fromVersion, '@tool': [false] } },
+	};
+	return byDefault ? { ...field, default: true } : field;
+}
+
+/** Output Fields and its Fields, shown from SIMPLIFY_VERSION on when the node is an agent's tool. */
+export function toolOutputFields(show: Show, shape: RecordShape): INodeProperties[] {
+	const always = shape.always.join(' and ');
+	return [
+		{
+			displayName: 'Output Fields',
+			name: 'toolOutput',
+			type: 'options',
+			default: 'simplified',
+			description: 'Which fields of each record to send to the agent',
+			options: [
+				{ name: 'Raw', value: 'raw', description: 'Every field the service answers' },
+				{ name: 'Selected Fields', value: 'selected', description: `Only the fields you select, and ${always}` },
+				{ name: 'Simplified', value: 'simplified', description: 'The few fields most tasks need (see the README)' },
+			],
+			displayOptions: { show: { ...show, ...fromVersion, '@tool': [true] } },
+		},
+		{
+			displayName: 'Fields',
+			name: 'selectedFields',
+			type: 'multiOptions',
+			default: [],
+			description: `The fields to send to the agent; ${always} are always included`,
+			options: shape.fields.map((field) => ({ name: label(field), value: field })),
+			displayOptions: { show: { ...show, ...fromVersion, '@tool': [true], toolOutput: ['selected'] } },
+		},
+	];
+}
+
+/** Reads a node parameter with a fallback for one that is not shown (version 1, or not a tool). */
+type ReadParameter = (name: string, fallback: unknown) => unknown;
+
+/** The output chosen: Output Fields for a tool, else Simplify; raw where neither is shown (version 1). */
+export function outputChoice(read: ReadParameter): OutputChoice {
+	const tool = read('toolOutput', '');
+	if (tool === 'raw') return RAW;
+	if (tool === 'selected') {
+		const fields = read('selectedFields', []);
+		return { mode: 'selected', fields: Array.isArray(fields) ? fields.map(String) : [] };
+	}
+	if (tool === 'simplified') return { mode: 'simplified' };
+	return read('simplify', false) === true ? { mode: 'simplified' } : RAW;
+}
