@@ -3,17 +3,21 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { AUTO_DETECT, canonicalPlatform, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
 import { dataSearchFields } from '../../../../shared/dataSearchFields';
-import { plural } from '../../../../shared/errors';
+import { plural, toNodeError } from '../../../../shared/errors';
 import { checkLimit } from '../../../../shared/input';
 import {
 	collectRounds,
 	platformFailureItem,
+	StoppedPartWay,
 	type PageRecord,
 	type PlatformProgress,
 	type RoundOutcome,
 } from '../../../../shared/pagination';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
-import { itemRetryPolicy } from '../../../../shared/requestOptions';
+import { roundsNote, roundsRefusal } from '../../../../shared/budgetErrors';
+import { itemBudgetWait, itemRetryPolicy } from '../../../../shared/requestOptions';
+import { retryTiming } from '../../../../shared/retry';
+import { keyBudget, loggedRunBudget } from '../../../../shared/transport';
 import type { DataPost } from '../../../../shared/types';
 import {
 	onPlatformFailureOption,
@@ -210,12 +214,14 @@ export function shapeSearchOutput(
 	outcome: RoundOutcome<DataPost>,
 	mode: SearchOutputMode,
 	includeFailures: boolean,
+	/** A search that stopped part way: every platform's status follows the posts, with its cursor to resume from. */
+	stopped = false,
 ): IDataObject[] {
 	if (mode === 'pages') {
 		// Retried attempts are not pages; the last failure of a platform is reported once.
 		return outcome.pages.filter((r) => r.status.success || (includeFailures && !r.willRetry)).map(pageItem);
 	}
-	const every = mode === 'postsAndStatus';
+	const every = mode === 'postsAndStatus' || stopped;
 	const statuses = outcome.progress.filter((p) => every || (includeFailures && p.state === 'failed'));
 	return [...outcome.items.map((post) => ({ ...post })), ...statuses.map((p) => platformStatusItem(p, outcome))];
 }
@@ -238,6 +244,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const cursors = valid(node, checkResumeCursors(entries, input.platforms), itemIndex);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
+	const run = loggedRunBudget(this, itemBudgetWait.call(this, itemIndex));
+	const budget = await keyBudget(this, itemIndex, run);
 	const outcome = await collectRounds({
 		platforms: input.platforms,
 		limit,
@@ -245,8 +253,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		maxPlatformRetries,
 		maxRequests: DEFAULT_MAX_REQUESTS,
 		stopOnFailure: failItem,
-		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry }),
+		keepPartial: true,
+		// A page's cursor says only that more is there, not how much: the budget is checked before each request, and
+		// a search it cannot carry stops before a request it would refuse, keeping what was paid for.
+		beforeRound: (open) => {
+			if (!budget || run.capMs > 0 || budget.ledger.left(retryTiming.now()) > 0) return;
+			throw roundsRefusal(budget.ledger.plan(1, retryTiming.now()), retryTiming.now(), open.map((p) => p.platform));
+		},
+		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry, budget: run }),
 	});
+
+	if (outcome.failure !== undefined) {
+		const error = toNodeError(node, outcome.failure, itemIndex);
+		// Nothing fetched, nothing to keep: the error alone.
+		if (outcome.requests === 0) throw error;
+		const kept = this.continueOnFail();
+		roundsNote(error, outcome, kept);
+		throw new StoppedPartWay(error, kept ? shapeSearchOutput(outcome, output, !failItem, true) : [], outcome.requests);
+	}
 
 	const failed = outcome.stoppedBy;
 	if (failed) {

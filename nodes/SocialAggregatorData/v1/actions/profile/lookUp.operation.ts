@@ -14,8 +14,8 @@ import {
 	type RoundAnswer,
 } from '../../../../shared/pagination';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
-import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestChecked } from '../../../../shared/transport';
+import { itemBudgetWait, itemRetryPolicy } from '../../../../shared/requestOptions';
+import { apiRequestChecked, loggedRunBudget } from '../../../../shared/transport';
 import type { PlatformStatus } from '../../../../shared/types';
 import {
 	onPlatformFailureOption,
@@ -119,9 +119,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
+	// The retries of failed platforms share one wait for the key's budget, where the user allows one.
+	const budget = loggedRunBudget(this, itemBudgetWait.call(this, itemIndex));
 	const outcome = await runProfileLookup({ platforms, maxPlatformRetries }, async (asked) => {
 		const qs = { term: handles.join(','), platforms: asked.join(',') };
-		const request = { method: 'GET' as const, path: '/data/profiles', qs, itemIndex, retry };
+		const request = { method: 'GET' as const, path: '/data/profiles', qs, itemIndex, retry, budget };
 		return await apiRequestChecked(this, request, (body, at) => dataApiAnswer(body, at, true));
 	});
 
