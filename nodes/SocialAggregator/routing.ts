@@ -195,7 +195,7 @@ async function pagedList(send: Send, limit: number | undefined, budget: BudgetUs
 				budget.run.log?.(`${needed} more pages need about ${duration(plan.waitMs)} of waiting for the key's rate limit; waiting as allowed`);
 				return;
 			}
-			throw budgetRefusal(plan, now, { totalPages, capMs: budget.run.capMs, perPage: MAX_PER_PAGE });
+			throw budgetRefusal(plan, now, { totalPages, capMs: budget.run.capMs, perPage: MAX_PER_PAGE, limit });
 		},
 		fetchPage: async (page, perPage) => {
 			const answer = await send({ page, per_page: perPage });

@@ -23,10 +23,11 @@ function secondsToAllow(plan: BudgetPlan): number {
 export function budgetRefusal(
 	plan: BudgetPlan,
 	now: number,
-	list: { totalPages: number; capMs: number; perPage: number },
+	list: { totalPages: number; capMs: number; perPage: number; limit?: number },
 ): BudgetRefusal {
 	const allowed = list.capMs > 0 ? ` and the ${duration(list.capMs)} of waiting allowed` : '';
-	const message = `Return All needs ${list.totalPages} pages, more than the key's rate limit${allowed} can carry: ${planText(plan, now)}`;
+	const what = list.limit === undefined ? 'Return All' : `A Limit of ${list.limit}`;
+	const message = `${what} needs ${plan.needed + 1} pages, more than the key's rate limit${allowed} can carry: ${planText(plan, now)}`;
 	const description = [
 		`Only page 1 of ${list.totalPages} was fetched (1 request); nothing more was spent.`,
 		`Do one of: use a Limit of at most ${plan.left * list.perPage + list.perPage} (page 1 and the ${plural(plan.left, 'request')} left),`,

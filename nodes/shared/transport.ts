@@ -232,9 +232,9 @@ export async function sendWithRules(
 		for (let attempt = 1; ; attempt++) {
 			let response: FullResponse | undefined;
 			let failure: unknown;
+			// The budget's slot is taken before the gate, so requests released together never take the same one.
 			if (rules.budget) await awaitBudget(node, rules.budget, rules.itemIndex);
 			if (gate) await gate.enter(request);
-			rules.budget?.ledger.reserve();
 			try {
 				response = await send();
 			} catch (error) {
@@ -309,12 +309,18 @@ export async function sendWithRules(
 	}
 }
 
-/** Before an attempt: when the key's budget has nothing left and the run may wait, the wait, within the run's cap. */
+/**
+ * Before an attempt: when the key's budget has nothing left and the run may wait, the wait, within the run's cap; then
+ * the attempt's place in the budget, taken at once.
+ */
 async function awaitBudget(node: INode, budget: BudgetUse, itemIndex: number | undefined): Promise<void> {
 	const { ledger, run } = budget;
 	for (;;) {
 		const now = retryTiming.now();
-		if (run.capMs <= 0 || ledger.left(now) > 0) return;
+		if (run.capMs <= 0 || ledger.left(now) > 0) {
+			ledger.reserve();
+			return;
+		}
 		const waitMs = Math.max(1, ledger.freesAt(now) - now);
 		// Requests waiting side by side wait the same time once.
 		const counted = Math.max(0, now + waitMs - Math.max(now, run.waitedUntil));

@@ -115,3 +115,18 @@ test('a page that fails after its retries: with Continue On Fail the pages befor
 	expect(last.error).toBe('Injected 404');
 	expect(last.details.description).toMatch(/Stopped after 4 pages of 10. The 400 items of pages 1 to 4 of 10 are output before this error item, in order/);
 });
+
+test('a Limit that needs more pages than the budget allows is refused the same way, named as the Limit', async () => {
+	const run = await runNode(fake, { resource: 'post', operation: 'getAll', feedId: feed(wall), returnAll: false, limit: 5000 }, { credential });
+	expect(run.requests).toHaveLength(1);
+	expect(run.error?.message).toMatch(/^A Limit of 5000 needs 50 pages, more than the key's rate limit can carry: 49 more requests needed, 29 requests left/);
+});
+
+test('a Return All that fits what is left is not held back', async () => {
+	const small = fake.control.seedFeed({ posts: 2500 }).feedId;
+	const run = await runNode(fake, { ...returnAll(), feedId: feed(small) }, { credential });
+	expect(run.error).toBeUndefined();
+	expect(run.items).toHaveLength(2500);
+	expect(postRequests(run.requests)).toHaveLength(0);
+	expect(run.requests.filter((r) => r.path === `/feeds/${small}/posts`)).toHaveLength(25);
+});
