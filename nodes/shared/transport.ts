@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IAllExecuteFunctions,
+	IExecuteFunctions,
 	IDataObject,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -417,7 +418,12 @@ export function burstRetry(budget: BudgetUse | undefined): Partial<RetryPolicy> 
 /** A run's budget that logs its waits: the execution is waiting, not stuck. */
 export function loggedRunBudget(ctx: IAllExecuteFunctions, capMs: number): RunBudget {
 	const name = ctx.getNode().name;
-	return runBudget(capMs, (text) => ctx.logger.info(`${name}: ${text}`));
+	// In a manual run of a programmatic node, the editor's console shows it live too.
+	const toEditor = (ctx as Partial<IExecuteFunctions>).sendMessageToUI;
+	return runBudget(capMs, (text) => {
+		ctx.logger.info(`${name}: ${text}`);
+		if (typeof toEditor === 'function') toEditor.call(ctx, `${name}: ${text}`);
+	});
 }
 
 /** One attempt through n8n's helper (with the credential's Bearer key), every status answered so `sendWithRules` decides. */

@@ -44,6 +44,8 @@ test('with a wait allowed above the need: every post once, 100 requests, 310 cre
 	expect(new Set(posts.map((p) => keyOf(p.json))).size).toBe(posts.length);
 	expect(fake.control.data.credits().total).toBe(310);
 	expect(run.result.logs.some((line) => /waiting \d+ s: the key's rate-limit budget is spent/.test(line.message))).toBe(true);
+	const hints = (run.result.runData['Social Aggregator Data'][0] as { hints?: Array<{ message: string }> }).hints ?? [];
+	expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/^Waited \d+ s in all for the key's rate-limit budget/)]);
 }, 30_000);
 
 test('without a wait: stops before the request the budget refuses, names the credits paid and the cursors; resumed later, the two runs spend exactly the full search', async () => {

@@ -14,6 +14,7 @@ import {
 	type RoundOutcome,
 } from '../../../../shared/pagination';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
+import { duration } from '../../../../shared/budget';
 import { roundsNote, roundsRefusal } from '../../../../shared/budgetErrors';
 import { itemBudgetWait, itemRetryPolicy } from '../../../../shared/requestOptions';
 import { retryTiming } from '../../../../shared/retry';
@@ -263,6 +264,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry, budget: run }),
 	});
 
+	if (run.waitedMs > 0) {
+		const message = `Waited ${duration(run.waitedMs)} in all for the key's rate-limit budget (Request Options → Wait for Rate Limit Budget)`;
+		this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
+	}
 	if (outcome.failure !== undefined) {
 		const error = toNodeError(node, outcome.failure, itemIndex);
 		// Nothing fetched, nothing to keep: the error alone.
