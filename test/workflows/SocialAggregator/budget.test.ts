@@ -130,3 +130,9 @@ test('a Return All that fits what is left is not held back', async () => {
 	expect(postRequests(run.requests)).toHaveLength(0);
 	expect(run.requests.filter((r) => r.path === `/feeds/${small}/posts`)).toHaveLength(25);
 });
+
+test('a wait that is not a number of seconds is refused before any request, naming the field', async () => {
+	const run = await runNode(fake, returnAll(-3), { credential });
+	expect(run.requests).toHaveLength(0);
+	expect(run.error?.message).toMatch(/Wait for Rate Limit Budget \(Seconds\)/);
+});
