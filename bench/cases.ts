@@ -6,10 +6,10 @@
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { node, webhookPath, workflow, type CredentialRef } from '../test/e2e/lib/workflow';
+import { node, webhookPath, workflow } from '../test/e2e/lib/workflow';
 import type { FakeService } from '../test/fake-service';
 import { deliverBlock, type DeliveryBlock, type DeliveryTarget } from './lib/deliveries';
-import { runThroughWebhook, type BenchN8n, type Published } from './lib/harness';
+import { runThroughWebhook, type BenchN8n, type BenchRefs, type Published } from './lib/harness';
 import { folderSize, loadTimes, medianLoadMs, runtimeDependencies } from './lib/package';
 import { bytes, integer, median, ratio, seconds, spread } from './lib/stats';
 import { yes, type Row } from './lib/table';
@@ -31,6 +31,8 @@ export interface BenchSettings {
 	rateLimitRuns: number;
 	/** runs of B3 without Retry-After (each waits a real minute) */
 	noRetryAfterRuns: number;
+	/** runs of B3B, the wait for a key's hourly budget (each about 80 s) */
+	budgetRuns: number;
 	/** B4: deliveries per side, blocks they are split into (alternating sides), senders at once */
 	deliveries: number;
 	deliveryBlocks: number;
@@ -60,7 +62,7 @@ export interface Baseline {
 export interface BenchCase {
 	id: string;
 	/** Seeds a fake service and names the workflows; called once per n8n (the baseline's too). */
-	prepare(fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }): Published[];
+	prepare(fake: FakeService, refs: BenchRefs): Published[];
 	run(ctx: Context, settings: BenchSettings, baseline?: Baseline): Promise<Row[]>;
 }
 
@@ -501,6 +503,76 @@ export function rateLimitCase(): BenchCase {
 			control.setLatency(0);
 			baseline?.ctx.fake.control.setLatency(0);
 			return rows;
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------
+// B3B: Return All of 100 pages over a key's hourly budget, waiting for it
+// ---------------------------------------------------------------------------
+
+/**
+ * The key may send 30 requests an "hour" of 20 s (a burst of 10 a "minute" of a third of a second), the stand-in sends
+ * no Retry-After, and the credential says so (Rate Limit Hour 20 s). A Return All of 100 pages with *Wait for Rate
+ * Limit Budget* allowed: the floor is pages ÷ budget per window, 100 ÷ 30 × 20 s = 66.7 s. Every post once, in order.
+ */
+export function budgetCase(): BenchCase {
+	const POSTS = 10_000;
+	const PAGES = POSTS / 100;
+	const PER_HOUR = 30;
+	const BURST = 10;
+	const HOUR_MS = 20_000;
+	const floorMs = (PAGES / PER_HOUR) * HOUR_MS;
+	const feeds = new Map<FakeService, number>();
+	const name = 'B3B Social Aggregator, wait for the budget';
+	return {
+		id: 'B3B',
+		prepare(fake, refs) {
+			const feedId = fake.control.seedFeed({ posts: POSTS, name: 'Bench B3B' }).feedId;
+			feeds.set(fake, feedId);
+			const spec = oursFeedPosts(name, 'bench-b3b-ours', feedId, { budgetWait: 600 });
+			const ours = spec.nodes.find((entry) => entry.name === 'Social Aggregator')!;
+			if (refs.shrunkHour) ours.credentials = { socialAggregatorApi: { id: refs.shrunkHour.id, name: refs.shrunkHour.name } };
+			return [{ spec, webhooks: ['bench-b3b-ours'] }];
+		},
+		async run(ctx, settings) {
+			const feedId = feeds.get(ctx.fake)!;
+			const expected = await feedOrder(ctx, feedId, PAGES, settings.latencyMs);
+			const limits = ctx.fake.control.rateLimits;
+			const runs: Array<SideRun & { lost: number; duplicated: number; limited: number }> = [];
+			for (let index = 0; index < settings.budgetRuns; index++) {
+				// A new "hour" for the stand-in and for n8n's count of the key (it outlives a run, as for users).
+				await new Promise((resolve) => setTimeout(resolve, HOUR_MS + 500));
+				limits.clear();
+				limits.setWindowScale(HOUR_MS / 3_600_000);
+				limits.setRetryAfter(false);
+				limits.set(ctx.fake.control.keys.owner, { requestsPerHour: PER_HOUR, burstPerMinute: BURST });
+				const path = `/feeds/${feedId}/posts`;
+				const run = await runSide(ctx, name, 'bench-b3b-ours', 'Social Aggregator', { pathPrefix: path });
+				const limited = ctx.fake.control.requests.list().filter((entry) => entry.path === path && entry.status === 429).length;
+				limits.setRetryAfter(true);
+				normalLimits(ctx.fake);
+				const ids = run.items.map((item) => item.id);
+				const lost = expected.filter((id) => !ids.includes(id)).length;
+				const duplicated = ids.length - new Set(ids).size;
+				settings.progress(`B3B run ${index + 1}: ${run.ms} ms (${(run.ms / floorMs).toFixed(3)}x of the floor), ${run.requests} requests (${limited} answered 429), ${lost} lost, ${duplicated} duplicated, ${run.status}`);
+				runs.push({ ...run, lost, duplicated, limited });
+			}
+			ctx.fake.control.setLatency(0);
+			const failures = runs.filter((run) => run.status !== 'success' || run.lost > 0 || run.duplicated > 0 || !sameOrder(run.items, expected)).length;
+			const timeRatio = median(runs.map((run) => run.ms)) / floorMs;
+			return [
+				{
+					case: `B3B Return All ${PAGES} pages, ${PER_HOUR} requests per ${HOUR_MS / 1000} s "hour" (burst ${BURST}), no Retry-After, wait for the budget`,
+					side: 'Social Aggregator',
+					requests: `${requestCell(runs.map((run) => run.requests))} (${requestCell(runs.map((run) => run.limited))} were 429)`,
+					time: timeCell(runs.map((run) => run.ms)),
+					result: `${count(median(runs.map((run) => run.items.length)))} posts; ${runs.reduce((sum, run) => sum + run.lost, 0)} lost, ${runs.reduce((sum, run) => sum + run.duplicated, 0)} duplicated; ${failures} failed, incomplete or out of order of ${runs.length}`,
+					ratio: `${ratio(timeRatio)} of ${seconds(floorMs)} floor`,
+					target: '≤1.1x, 0 lost, 0 duplicated',
+					met: yes(timeRatio <= 1.1 && failures === 0),
+				},
+			];
 		},
 	};
 }

@@ -5,6 +5,7 @@
 import * as os from 'node:os';
 
 import {
+	budgetCase,
 	dataSearchCase,
 	deliveriesCase,
 	feedPostsCase,
@@ -31,6 +32,7 @@ const settings: BenchSettings & { memoryRuns: number; memoryPosts: number } = {
 	runs: numberFromEnv('BENCH_RUNS', 5),
 	rateLimitRuns: numberFromEnv('BENCH_RATE_LIMIT_RUNS', 3),
 	noRetryAfterRuns: numberFromEnv('BENCH_NO_RETRY_AFTER_RUNS', 2),
+	budgetRuns: numberFromEnv('BENCH_BUDGET_RUNS', 2),
 	deliveries: numberFromEnv('BENCH_DELIVERIES', 2000),
 	deliveryBlocks: numberFromEnv('BENCH_DELIVERY_BLOCKS', 4),
 	deliveryConcurrency: numberFromEnv('BENCH_DELIVERY_CONCURRENCY', 8),
@@ -77,7 +79,7 @@ const load = () => os.loadavg()[0].toFixed(2);
 async function main(): Promise<void> {
 	const started = Date.now();
 	const loads: string[] = [`${load()} at the start`];
-	const cases: BenchCase[] = [feedPostsCase(), dataSearchCase(), rateLimitCase(), deliveriesCase()].filter(
+	const cases: BenchCase[] = [feedPostsCase(), dataSearchCase(), rateLimitCase(), budgetCase(), deliveriesCase()].filter(
 		(entry) => only.length === 0 || only.includes(entry.id),
 	);
 	const rows: Row[] = [];

@@ -93,10 +93,11 @@ export function httpList(options: HttpListOptions): NodeInput {
 export const feedLocator = (feedId: number) => ({ __rl: true, mode: 'id', value: String(feedId) });
 
 /** Our node: every post of a feed (Return All). */
-export function oursFeedPosts(name: string, path: string, feedId: number): WorkflowSpec {
+export function oursFeedPosts(name: string, path: string, feedId: number, requestOptions?: Record<string, number>): WorkflowSpec {
+	const parameters = { resource: 'post', operation: 'getAll', feedId: feedLocator(feedId), returnAll: true, ...(requestOptions ? { requestOptions } : {}) };
 	return workflow(
 		name,
-		[node('socialAggregator', { resource: 'post', operation: 'getAll', feedId: feedLocator(feedId), returnAll: true }, { name: 'Social Aggregator' })],
+		[node('socialAggregator', parameters, { name: 'Social Aggregator' })],
 		{ first: webhookStart(path) },
 	);
 }

@@ -38,6 +38,32 @@ export class SocialAggregatorApi implements ICredentialType {
 			description:
 				'The address of the API up to and including the version prefix /v1 (a trailing slash is fine). It must use https, unless the service runs on this machine.',
 		},
+		{
+			displayName: 'Requests per Hour',
+			name: 'requestsPerHour',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 300,
+			description:
+				"The key's rate limit: 300 by default, 60 before the email is confirmed, more on paid plans. A Return All that needs more requests than are left this hour is refused after its first page instead of failing half-way. 0: unknown, nothing is planned.",
+		},
+		{
+			displayName: 'Burst per Minute',
+			name: 'burstPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description: "The most requests the key may send in one minute (60 by default). 0: no burst limit.",
+		},
+		{
+			displayName: 'Rate Limit Hour (Seconds)',
+			name: 'rateLimitHour',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 3600,
+			description:
+				'How long the hour of the rate limit is, in seconds; the burst minute is a sixtieth of it. Leave it at 3600: only a stand-in service for tests counts a shorter hour.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

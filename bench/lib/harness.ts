@@ -30,6 +30,14 @@ export interface BenchN8n {
 	close(): Promise<void>;
 }
 
+/** The credentials a case's workflows may name besides the package's default one. */
+export interface BenchRefs {
+	bearer: CredentialRef;
+	baseUrl: string;
+	/** the package's credential with the hour of the key's rate limit shrunk to 20 s (B3B) */
+	shrunkHour?: CredentialRef;
+}
+
 /** A workflow to publish, and the production webhooks to wait for before measuring. */
 export interface Published {
 	spec: WorkflowSpec;
@@ -42,7 +50,7 @@ export interface Published {
  * seeded ids), n8n with the package, both credentials, and publishes the workflows.
  */
 export async function startBench(
-	prepare: (fake: FakeService, refs: { bearer: CredentialRef; baseUrl: string }) => Published[],
+	prepare: (fake: FakeService, refs: BenchRefs) => Published[],
 	{
 		env = {},
 		pkg: chosen,
@@ -70,7 +78,8 @@ export async function startBench(
 		n8n.redactor.add(backend.apiKey);
 		const ours = await n8n.importCredential({
 			name: 'Social Aggregator (bench)',
-			data: { apiKey: backend.apiKey, baseUrl: backend.url },
+			// The seeded owner's key is on the Team plan: 10,000 requests an hour, 1,000 a minute (B1 to B3 send more than 300).
+			data: { apiKey: backend.apiKey, baseUrl: backend.url, requestsPerHour: 10_000, burstPerMinute: 1000 },
 		});
 		const bearer = await n8n.importCredential({
 			name: 'Bearer (bench)',
@@ -82,7 +91,12 @@ export async function startBench(
 			const name = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name: string }).name;
 			cpSync(folder, path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', name), { recursive: true });
 		}
-		const published = prepare(fake, { bearer, baseUrl: backend.url });
+		// B3B's key: the stand-in's hour shrunk to 20 s, and the credential saying so (see the case).
+		const shrunkHour = await n8n.importCredential({
+			name: 'Social Aggregator, 30 requests an hour of 20 s (bench)',
+			data: { apiKey: backend.apiKey, baseUrl: backend.url, requestsPerHour: 30, burstPerMinute: 10, rateLimitHour: 20 },
+		});
+		const published = prepare(fake, { bearer, baseUrl: backend.url, shrunkHour });
 		const workflowIds = await n8n.importWorkflows(published.map((p) => p.spec));
 		const ids = new Map<string, string>();
 		published.forEach((p, index) => ids.set(p.spec.name, workflowIds[index]));

@@ -11,18 +11,26 @@ import type {
 
 import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../shared/answers';
 import { errorItem, isObject, toNodeError } from '../shared/errors';
+import { MAX_PER_PAGE } from '../shared/constants';
 import { checkLimit } from '../shared/input';
-import { collectPages, postKey } from '../shared/pagination';
+import { duration } from '../shared/budget';
+import { budgetRefusal, partialNote } from '../shared/budgetErrors';
+import { collectPages, ListAlreadyFailed, postKey, StoppedPartWay } from '../shared/pagination';
 import { valid } from '../shared/refusal';
-import { retryPolicyFrom } from '../shared/requestOptions';
+import { budgetWaitFrom, retryPolicyFrom } from '../shared/requestOptions';
+import { retryTiming } from '../shared/retry';
 import { outputChoice, shapeRecord, type RecordShape } from '../shared/simplify';
 import {
+	burstRetry,
 	credentialSecrets,
 	DEFAULT_TIMEOUT_MS,
 	getBaseUrl,
+	keyBudget,
+	loggedRunBudget,
 	RequestGate,
 	sendAuthenticated,
 	sendWithRules,
+	type BudgetUse,
 	type SendRules,
 	type SentResponse,
 } from '../shared/transport';
@@ -99,24 +107,38 @@ function sender(spec: RouteSpec) {
 		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
+		// The records as items: secrets the user did not ask for left out, Simplify and Output Fields applied.
+		const outputItems = (records: IDataObject[]): INodeExecutionData[] => {
+			const choice = spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined;
+			return records.map((record) => {
+				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
+				let json = spec.omit ? { ...record } : record;
+				for (const field of spec.omit ?? []) delete json[field];
+				if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
+				return { json, pairedItem: { item: itemIndex } };
+			});
+		};
 		try {
 			await getBaseUrl.call(this, itemIndex);
 			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
 			const retry = valid(this.getNode(), retryPolicyFrom(requestOptions), itemIndex);
+			const budgetWait = valid(this.getNode(), budgetWaitFrom(requestOptions), itemIndex);
 			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
 			const limit = returnAll ? undefined : valid(this.getNode(), checkLimit(this.getNodeParameter('limit', 50)), itemIndex);
 			for (const step of prepare) await step.call(this, options, itemIndex);
 			finish(options, Number(requestOptions.timeout ?? 0));
 
-			const sendRequest = sendByRules.call(this, options, { method, itemIndex, retry, request: request() });
+			const budget = await keyBudget(this, itemIndex, loggedRunBudget(this, budgetWait));
+			const rules = { method, itemIndex, retry: { ...burstRetry(budget), ...retry }, request: request(), budget };
+			const sendRequest = sendByRules.call(this, options, rules);
 			const sendMore: SendMore = async (moreMethod, url, body, verify) => {
 				const more = { ...options, method: moreMethod, url, body, qs: undefined };
-				const rules = { method: moreMethod, itemIndex, retry, request: `${moreMethod} ${url}` };
-				return await sendByRules.call(this, more, rules)({}, verify);
+				const moreRules = { ...rules, method: moreMethod, request: `${moreMethod} ${url}` };
+				return await sendByRules.call(this, more, moreRules)({}, verify);
 			};
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
-				results = await pagedList(sendRequest, limit);
+				results = await pagedList(sendRequest, limit, budget);
 			} else {
 				const answer = await sendRequest({}, spec.verify);
 				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);
@@ -124,21 +146,20 @@ function sender(spec: RouteSpec) {
 				if (limit !== undefined) results = results.slice(0, limit);
 			}
 
-			const choice = spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined;
-			return results.map((result) => {
-				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
-				let json = spec.omit ? { ...result } : result;
-				for (const field of spec.omit ?? []) delete json[field];
-				if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
-				return { json, pairedItem: { item: itemIndex } };
-			});
+			return outputItems(results);
 		} catch (caught) {
-			const error =
-				caught instanceof UnusableAnswer
-					? unusableAnswerError(this.getNode(), caught, { request: request(), itemIndex })
-					: caught;
-			if (this.continueOnFail()) return [errorItem(this.getNode(), error, itemIndex)];
-			throw toNodeError(this.getNode(), error, itemIndex);
+			// A list stopped part way: what it fetched is output with Continue On Fail, and counted in the error.
+			const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
+			const reason: unknown = stopped ? stopped.reason : caught;
+			const cause =
+				reason instanceof UnusableAnswer
+					? unusableAnswerError(this.getNode(), reason, { request: request(), itemIndex })
+					: reason;
+			const error = toNodeError(this.getNode(), cause, itemIndex);
+			const keep = this.continueOnFail();
+			if (stopped) partialNote(error, { items: stopped.items.length, pages: stopped.pages, totalPages: stopped.totalPages, kept: keep });
+			if (!keep) throw error;
+			return [...outputItems(stopped?.items ?? []), errorItem(this.getNode(), error, itemIndex)];
 		}
 	};
 }
@@ -176,7 +197,7 @@ function sendByRules(
 	if (run) runGates.set(run, gate);
 	return async (qs = {}, verify) => {
 		// A page not yet sent when another of the list has failed: the list fails with that page's error.
-		if (failed) throw new Error('Another page of the list failed');
+		if (failed) throw new ListAlreadyFailed();
 		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;
 		if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
 		const send = async () => await sendAuthenticated(this, request);
@@ -186,13 +207,28 @@ function sendByRules(
 	};
 }
 
-/** A page-numbered list: Return All, or pages up to the Limit, several at a time. */
-async function pagedList(send: Send, limit: number | undefined): Promise<IDataObject[]> {
+/**
+ * A page-numbered list: Return All, or pages up to the Limit, several at a time. Once page 1 gives the page count, a
+ * list the key's budget cannot carry (within the wait the user allows) is refused before another request.
+ */
+async function pagedList(send: Send, limit: number | undefined, budget: BudgetUse | undefined): Promise<IDataObject[]> {
 	return await collectPages<IDataObject>({
 		returnAll: limit === undefined,
 		limit,
 		key: postKey,
 		concurrency: PAGE_CONCURRENCY,
+		keepPartial: true,
+		beforeRest: (needed, totalPages) => {
+			if (!budget) return;
+			const now = retryTiming.now();
+			const plan = budget.ledger.plan(needed, now);
+			if (plan.waitMs === 0) return;
+			if (budget.run.capMs >= plan.waitMs) {
+				budget.run.log?.(`${needed} more pages need about ${duration(plan.waitMs)} of waiting for the key's rate limit; waiting as allowed`);
+				return;
+			}
+			throw budgetRefusal(plan, now, { totalPages, capMs: budget.run.capMs, perPage: MAX_PER_PAGE, limit });
+		},
 		fetchPage: async (page, perPage) => {
 			const answer = await send({ page, per_page: perPage });
 			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };

@@ -10,6 +10,8 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
+import { retryTiming } from '../shared/retry';
+import { keyBudget } from '../shared/transport';
 import { AUTO_DETECT, checkDataSearch, platformLabel, requestDataRound, type DataSearch } from '../shared/dataSearch';
 import { dataSearchFields } from '../shared/dataSearchFields';
 import { getDataPlatforms } from '../shared/loadOptions';
@@ -122,8 +124,17 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await manualRun(this, search, options);
 
 		const state = this.getWorkflowStaticData('node') as PollState;
+		const maxPages = Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL);
+		// A poll reads no more pages than the key's rate limit allows now; what it leaves is read by the next ones.
+		const budgetLeft = (await keyBudget(this, undefined))?.ledger.left(retryTiming.now());
+		if (budgetLeft !== undefined && budgetLeft < maxPages) {
+			this.logger.info(
+				`Social Aggregator Data Trigger: the key's rate limit allows ${budgetLeft} more requests now; this poll reads at most that many pages and the next polls read on`,
+			);
+		}
 		const result = await pollOnce(search, state, searchRound(this, search), {
-			maxPages: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
+			maxPages,
+			budgetLeft,
 			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
 		});
 		const { items: statuses, notes } = reportFailures(this, result.failures, search, options);

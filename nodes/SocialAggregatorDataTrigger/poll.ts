@@ -51,6 +51,8 @@ export type FetchRound = (round: { platforms: string[]; cursor?: string }) => Pr
 
 interface PollOptions {
 	maxPages?: number;
+	/** Requests the key's rate limit allows now: a poll reads no more pages than that (0: none, all kept for later). */
+	budgetLeft?: number;
 	rememberPerPlatform?: number;
 	maxPlatformRetries?: number;
 }
@@ -94,7 +96,10 @@ export async function pollOnce(
 	fetchRound: FetchRound,
 	options: PollOptions = {},
 ): Promise<PollResult> {
-	const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL));
+	const maxPages = Math.min(
+		Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL)),
+		Math.max(0, Math.floor(options.budgetLeft ?? Number.POSITIVE_INFINITY)),
+	);
 	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
 	// What identifies the search the memory belongs to (platforms are remembered one by one).
 	const identity = JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);

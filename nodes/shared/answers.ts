@@ -65,6 +65,11 @@ export function listAnswer(body: unknown, at?: AnswerAt): { data: IDataObject[];
 			throw unusable(`\`meta.${field}\` is ${JSON.stringify(value) ?? kind(value)}, not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`, at);
 		}
 	}
+	const { total_pages: pages, total_count: count } = meta as Partial<ListMeta>;
+	// A list would end here as if complete, with posts missing.
+	if (pages === 0 && data.length > 0 && count !== undefined && count > data.length) {
+		throw unusable(`\`meta.total_pages\` is 0 while the page holds ${data.length} and \`meta.total_count\` says ${count}`, at);
+	}
 	return { data, meta: meta as Partial<ListMeta> };
 }
 
@@ -105,6 +110,10 @@ export function dataApiAnswer(
 		const cursor = entry.next_cursor;
 		if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
 			throw unusable(`\`next_cursor\` of ${platform} is ${kind(cursor)}`, at);
+		}
+		// A platform would end here as if complete, with pages missing.
+		if (entry.success && entry.has_more === true && (cursor === undefined || cursor === null || cursor === '')) {
+			throw unusable(`\`has_more\` of ${platform} is true but it has no \`next_cursor\` to continue from`, at);
 		}
 		const status: PlatformStatus = { ...(entry as unknown as PlatformStatus), platform, next_cursor: cursor ?? null };
 		if (!entry.success) {

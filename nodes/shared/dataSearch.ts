@@ -6,7 +6,7 @@ import { toList } from './input';
 import type { RoundAnswer } from './pagination';
 import { refuse, type Checked, type InputRefusal } from './refusal';
 import type { RetryPolicy } from './retry';
-import { apiRequestChecked } from './transport';
+import { apiRequestChecked, type RunBudget } from './transport';
 import type { DataPost } from './types';
 
 /** A Data API search, shared by the Data node and the Data Trigger: checks by SPEC.md's table, and one round's request. */
@@ -171,7 +171,7 @@ export async function requestDataRound(
 	ctx: IAllExecuteFunctions,
 	search: DataSearch,
 	round: { platforms: string[]; cursor?: string },
-	options: { itemIndex?: number; retry?: Partial<RetryPolicy> } = {},
+	options: { itemIndex?: number; retry?: Partial<RetryPolicy>; budget?: RunBudget } = {},
 ): Promise<RoundAnswer<DataPost>> {
 	const qs: IDataObject = { term: search.term, platforms: round.platforms.join(',') };
 	if (search.termType) qs.term_type = search.termType;

@@ -177,6 +177,11 @@ export function apiErrorCode(error: unknown): string | undefined {
 /** Any error as an n8n node error for the item, keeping the ones the package made. */
 export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	// An error of the package's own that carries its advice (a refusal made where no node is at hand).
+	const description = (error as { description?: unknown })?.description;
+	if (error instanceof Error && typeof description === 'string') {
+		return new NodeOperationError(node, error.message, { itemIndex, description });
+	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 

@@ -25,6 +25,50 @@ interface CollectPagesOptions<T> {
 	concurrency?: number;
 	/** Identity of an item, to drop one seen on an earlier page when the list shifts. */
 	key?: (item: T) => string | number | undefined;
+	/** After page 1 gave the page count: may refuse (throw) the `needed` pages still to fetch, before any is asked. */
+	beforeRest?: (needed: number, totalPages: number) => void;
+	/** A failure after page 1 throws `StoppedPartWay` with what was fetched, instead of the failure itself. */
+	keepPartial?: boolean;
+}
+
+/**
+ * A list that stopped after some pages (a refusal after page 1, a fault after its retries): the items of the pages
+ * fetched without a gap, in order, so that what was spent can still be output.
+ */
+export class StoppedPartWay<T> extends Error {
+	constructor(
+		public readonly reason: unknown,
+		public readonly items: T[],
+		/** Pages fetched from page 1 on without a gap. */
+		public readonly pages: number,
+		/** The list's page count, when the service gave it. */
+		public readonly totalPages?: number,
+	) {
+		super(reason instanceof Error ? reason.message : String(reason));
+	}
+}
+
+/** A page not asked because another page of the same list had already failed. */
+export class ListAlreadyFailed extends Error {
+	constructor() {
+		super('Another page of the list failed');
+	}
+}
+
+/** The items of pages in order, without repeats, at most `wanted`. */
+function joinPages<T>(pages: T[][], wanted: number, key?: (item: T) => string | number | undefined): T[] {
+	const seen = new Set<string | number>();
+	const result: T[] = [];
+	for (const item of pages.flat()) {
+		const id = key?.(item);
+		if (id !== undefined) {
+			if (seen.has(id)) continue;
+			seen.add(id);
+		}
+		result.push(item);
+		if (result.length >= wanted) break;
+	}
+	return result;
 }
 
 /** The most pages the node asks of one list (a million items at 100 a page): a count beyond it cannot be right. */
@@ -61,43 +105,51 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
 	const first = await options.fetchPage(1, perPage);
 	const pages: T[][] = [first.data];
 	const totalPages = first.meta?.total_pages;
+	let failure: unknown;
+	const fetch = async (page: number) => {
+		try {
+			pages[page - 1] = (await options.fetchPage(page, perPage)).data;
+		} catch (error) {
+			// The first real failure is the one to report, not a page it stopped.
+			if (failure === undefined || failure instanceof ListAlreadyFailed) failure = error;
+		}
+	};
 
-	if (typeof totalPages === 'number') {
-		checkPageCount(first.meta!, first.statusCode);
-		const needed = Math.min(totalPages, Math.ceil(wanted / perPage));
-		const concurrency = Math.max(1, options.concurrency ?? 1);
-		let next = 2;
-		const worker = async () => {
-			while (next <= needed) {
-				const page = next++;
-				pages[page - 1] = (await options.fetchPage(page, perPage)).data;
+	if (typeof totalPages === 'number') checkPageCount(first.meta!, first.statusCode);
+	try {
+		if (typeof totalPages === 'number') {
+			const needed = Math.min(totalPages, Math.ceil(wanted / perPage));
+			if (needed > 1) options.beforeRest?.(needed - 1, totalPages);
+			const concurrency = Math.max(1, options.concurrency ?? 1);
+			let next = 2;
+			const worker = async () => {
+				while (failure === undefined && next <= needed) await fetch(next++);
+			};
+			await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(0, needed - 1)) }, worker));
+		} else {
+			// Without a page count, a short or empty page is the last one.
+			let collected = first.data.length;
+			for (let page = 2; pages[page - 2].length >= perPage && collected < wanted; page++) {
+				if (page > MAX_PAGES) {
+					failure = new UnusableAnswer(`${MAX_PAGES} full pages came without a page count and without an end`, page - 1);
+					break;
+				}
+				await fetch(page);
+				if (failure !== undefined) break;
+				collected += pages[page - 1].length;
 			}
-		};
-		await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(0, needed - 1)) }, worker));
-	} else {
-		// Without a page count, a short or empty page is the last one.
-		let last = first.data;
-		let collected = last.length;
-		for (let page = 2; last.length >= perPage && collected < wanted; page++) {
-			if (page > MAX_PAGES) throw new UnusableAnswer(`${MAX_PAGES} full pages came without a page count and without an end`, page - 1);
-			last = (await options.fetchPage(page, perPage)).data;
-			pages.push(last);
-			collected += last.length;
 		}
+	} catch (error) {
+		failure = error;
 	}
 
-	const seen = new Set<string | number>();
-	const result: T[] = [];
-	for (const item of pages.flat()) {
-		const id = options.key?.(item);
-		if (id !== undefined) {
-			if (seen.has(id)) continue;
-			seen.add(id);
-		}
-		result.push(item);
-		if (result.length >= wanted) break;
+	if (failure !== undefined) {
+		if (!options.keepPartial) throw failure;
+		const done = Array.from(pages, (page) => page !== undefined).indexOf(false);
+		const fetched = done < 0 ? pages.length : done;
+		throw new StoppedPartWay(failure, joinPages(pages.slice(0, fetched), wanted, options.key), fetched, totalPages);
 	}
-	return result;
+	return joinPages(pages, wanted, options.key);
 }
 
 // Data API cursor rounds
@@ -181,6 +233,10 @@ export interface RoundPlan<T> {
 	key?: (item: T) => string | undefined;
 	/** Which of a platform's new items to keep, and whether that platform needs no more pages. */
 	take?: (platform: string, items: T[]) => { items: T[]; finished?: boolean };
+	/** Before every request after the first, with the platforms it would continue: may refuse it (throw). */
+	beforeRound?: (open: PlatformProgress[]) => void;
+	/** A failure ends the rounds with what was collected and `failure` set, instead of throwing. */
+	keepPartial?: boolean;
 }
 
 export interface RoundOutcome<T> {
@@ -193,6 +249,8 @@ export interface RoundOutcome<T> {
 	stoppedBy?: PlatformProgress;
 	/** True when `maxRequests` ended the rounds with platforms still open. */
 	requestCapReached?: boolean;
+	/** What ended the rounds part way (`keepPartial`): a refusal, or a request that failed after its retries. */
+	failure?: unknown;
 }
 
 /**
@@ -229,7 +287,21 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		if (outcome.requests >= plan.maxRequests) return { ...outcome, requestCapReached: true };
 		const asked = open.map((p) => p.platform);
 		const cursor = open.flatMap((p) => (p.cursor ? [p.cursor] : [])).join(',');
-		const { data, statuses } = await plan.fetchRound({ platforms: asked, ...(cursor ? { cursor } : {}) });
+		const fetch = async () => {
+			if (outcome.requests > 0) plan.beforeRound?.(open);
+			return await plan.fetchRound({ platforms: asked, ...(cursor ? { cursor } : {}) });
+		};
+		let answer: RoundAnswer<T>;
+		if (plan.keepPartial) {
+			try {
+				answer = await fetch();
+			} catch (error) {
+				return { ...outcome, failure: error };
+			}
+		} else {
+			answer = await fetch();
+		}
+		const { data, statuses } = answer;
 		outcome.requests++;
 		const report = Object.fromEntries(asked.map((p) => [p, platformStatus(statuses, p)]));
 		const groups: Record<string, T[]> = Object.fromEntries(asked.map((p) => [p, []]));

@@ -17,6 +17,34 @@ const maxRetryWaitOption: INodeProperties = {
 		'The longest one request may wait, in all, to be sent again after a rate limit (HTTP 429) or a passing failure. When the rate limit is reached the node waits until the service lets it go on (the time the service asks, else a minute) and continues where it stopped, so a long-running execution is waiting, not stuck.',
 };
 
+/** The option under Request Options that lets a Return All wait for the key's rate-limit budget, up to a cap. */
+export const BUDGET_WAIT_FIELD = 'Wait for Rate Limit Budget (Seconds)';
+
+const budgetWaitOption: INodeProperties = {
+	displayName: BUDGET_WAIT_FIELD,
+	name: 'budgetWait',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		"0: a Return All that needs more requests than the key's rate limit allows this hour is refused after its first page. Above 0: it waits, up to this many seconds in all, for the hour to free up, and finishes with every item. The execution log says when it waits.",
+};
+
+/** The most a run may wait for the key's budget (Request Options, seconds), in milliseconds; 0 when it may not. */
+export function budgetWaitFrom(options: { budgetWait?: unknown } | undefined): Checked<number> {
+	const raw = options?.budgetWait;
+	if (raw === undefined || raw === null || raw === '') return { ok: true, value: 0 };
+	const seconds = Number(raw);
+	if (!Number.isFinite(seconds) || seconds < 0) {
+		return refuse({
+			field: BUDGET_WAIT_FIELD,
+			reason: `${String(raw)} is not a number of seconds of 0 or more`,
+			hint: 'Leave it at 0 to be told when a Return All does not fit the rate limit, or allow the wait it names.',
+		});
+	}
+	return { ok: true, value: Math.round(seconds * 1000) };
+}
+
 /** The retry policy the user chose under Request Options (`maxRetryWait`, in seconds). */
 export function retryPolicyFrom(options: { maxRetryWait?: unknown } | undefined): Checked<Partial<RetryPolicy>> {
 	const raw = options?.maxRetryWait;
@@ -39,8 +67,13 @@ export const requestOptionsCollection: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [maxRetryWaitOption],
+	options: [maxRetryWaitOption, budgetWaitOption],
 };
+
+/** The budget wait an item of a programmatic node allows (milliseconds), checked before any request. */
+export function itemBudgetWait(this: IExecuteFunctions, itemIndex: number): number {
+	return valid(this.getNode(), budgetWaitFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject), itemIndex);
+}
 
 /** The retry policy an item of a programmatic node asks for, checked before any request. */
 export function itemRetryPolicy(this: IExecuteFunctions, itemIndex: number): Partial<RetryPolicy> {

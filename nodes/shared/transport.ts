@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IAllExecuteFunctions,
+	IExecuteFunctions,
 	IDataObject,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -9,6 +10,7 @@ import type {
 
 import { UnusableAnswer, unusableAnswerError } from './answers';
 import { checkBaseUrl } from './baseUrl';
+import { BudgetLedger, burstWindowMs, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
 import { apiErrorFromResponse, mayHaveActedAdvice, networkError, plural, redact, type ApiResponse } from './errors';
 import {
@@ -20,9 +22,11 @@ import {
 	type RetryPolicy,
 } from './retry';
 import { valid } from './refusal';
-import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
+import { BUDGET_WAIT_FIELD, MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
 interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 'retry' | 'acceptStatuses'> {
+	/** The run's use of the key's budget (a Return All's requests share one); a fresh one without waiting unless given. */
+	budget?: RunBudget;
 	/** A path below the base URL (`/feeds/1`), or an absolute URL the service gave (`poll_url`). */
 	path: string;
 	qs?: IDataObject;
@@ -50,13 +54,6 @@ export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number)
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
 	const checked = checkBaseUrl(credentials.baseUrl, 'Base URL (of the Social Aggregator API credential)');
 	return valid(this.getNode(), checked, itemIndex);
-}
-
-/** A response header by name, whatever its case; the first value of a repeated one. */
-function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-	if (Array.isArray(value)) return String(value[0]);
-	return value === undefined || value === null ? undefined : String(value);
 }
 
 /** What an answer means: itself to hand back, or the outcome of an attempt for the retry policy to judge. */
@@ -186,6 +183,29 @@ export interface SendRules {
 	verify?: string;
 	/** The request as errors name it ("GET /feeds/12"). */
 	request?: string;
+	/** The key's budget: every answer is counted in it, and a 429 it explains as the hour spent is waited for or stops. */
+	budget?: BudgetUse;
+}
+
+/** What one run (a Return All, a search, a poll) may wait for the key's budget, and has waited, across its requests. */
+export interface RunBudget {
+	/** The most the run may wait in all, in milliseconds; 0: it may not wait. */
+	capMs: number;
+	/** Time spent waiting, counted once however many requests wait together. */
+	waitedMs: number;
+	/** The end of the last wait counted. */
+	waitedUntil: number;
+	/** Says what the run does about the budget, and every wait before it starts (the execution's log). */
+	log?: (text: string) => void;
+}
+
+export function runBudget(capMs = 0, log?: RunBudget['log']): RunBudget {
+	return { capMs, waitedMs: 0, waitedUntil: 0, log };
+}
+
+export interface BudgetUse {
+	ledger: BudgetLedger;
+	run: RunBudget;
 }
 
 export interface SentResponse extends FullResponse {
@@ -213,6 +233,8 @@ export async function sendWithRules(
 		for (let attempt = 1; ; attempt++) {
 			let response: FullResponse | undefined;
 			let failure: unknown;
+			// The budget's slot is taken before the gate, so requests released together never take the same one.
+			if (rules.budget) await awaitBudget(node, rules.budget, rules.itemIndex);
 			if (gate) await gate.enter(request);
 			try {
 				response = await send();
@@ -220,6 +242,7 @@ export async function sendWithRules(
 				failure = error;
 			} finally {
 				gate?.leave();
+				rules.budget?.ledger.settle(retryTiming.now(), response);
 			}
 			// Anything but a 429 shows the limit has room again.
 			if (response?.statusCode !== 429) gate?.done(request, true);
@@ -238,6 +261,22 @@ export async function sendWithRules(
 				waitedMs += retryTiming.now() - started;
 				if (through && attempt < policy.maxAttempts) continue;
 				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex);
+			}
+
+			// Without Retry-After, a 429 the ledger explains as the hour's budget spent (not the burst) waits for that.
+			const toldWhen = outcome.kind === 'status' && outcome.retryAfter !== undefined;
+			if (rateLimited && !toldWhen && rules.budget?.ledger.spentWindow(retryTiming.now())) {
+				// The hour's budget, not the burst: wait for it where the run may (a wait not counted as an attempt), else say so.
+				const { ledger, run } = rules.budget;
+				const freeMs = ledger.freesAt(retryTiming.now()) - retryTiming.now();
+				if (run.capMs > 0) {
+					attempt--;
+					continue;
+				}
+				if (waitedMs + freeMs > policy.maxTotalWaitMs) throw budgetSpentError(node, ledger, rules.itemIndex);
+				await retryTiming.sleep(freeMs);
+				waitedMs += freeMs;
+				continue;
 			}
 
 			const decision = decideRetry(rules.method, outcome, attempt, waitedMs, policy);
@@ -271,6 +310,50 @@ export async function sendWithRules(
 	}
 }
 
+/**
+ * Before an attempt: when the key's budget has nothing left and the run may wait, the wait, within the run's cap; then
+ * the attempt's place in the budget, taken at once.
+ */
+async function awaitBudget(node: INode, budget: BudgetUse, itemIndex: number | undefined): Promise<void> {
+	const { ledger, run } = budget;
+	for (;;) {
+		const now = retryTiming.now();
+		if (run.capMs <= 0 || ledger.left(now) > 0) {
+			ledger.reserve();
+			return;
+		}
+		const waitMs = Math.max(1, ledger.freesAt(now) - now);
+		// Requests waiting side by side wait the same time once.
+		const counted = Math.max(0, now + waitMs - Math.max(now, run.waitedUntil));
+		if (run.waitedMs + counted > run.capMs) throw budgetCapError(node, ledger, run, waitMs, itemIndex);
+		if (counted > 0) {
+			run.log?.(`waiting ${duration(waitMs)}: the key's rate-limit budget is spent until then (waited ${duration(run.waitedMs)} of the ${duration(run.capMs)} allowed)`);
+		}
+		run.waitedMs += counted;
+		run.waitedUntil = Math.max(run.waitedUntil, now + waitMs);
+		await retryTiming.sleep(waitMs);
+	}
+}
+
+/** The budget ran out and the run may not wait (long enough): the numbers, and what to do. */
+function budgetSpentError(node: INode, ledger: BudgetLedger, itemIndex: number | undefined): NodeOperationError {
+	const now = retryTiming.now();
+	return new NodeOperationError(node, `The key's rate-limit budget is spent: no request is allowed for ${duration(ledger.freesAt(now) - now)}`, {
+		itemIndex,
+		description: `The service answered 429 (rate limit exceeded) and ${ledger.limits.perWindow > 0 ? `the key's ${ledger.limits.perWindow} requests per hour are used up` : 'the limit is not the burst'}. Run again once it frees up, or set "${BUDGET_WAIT_FIELD}" under Request Options to let the node wait for it.`,
+	});
+}
+
+/** Waiting for the budget would pass the cap the user set. */
+function budgetCapError(node: INode, ledger: BudgetLedger, run: RunBudget, waitMs: number, itemIndex: number | undefined) {
+	const plan = ledger.plan(1, retryTiming.now());
+	return new NodeOperationError(
+		node,
+		`The key's rate-limit budget is spent and waiting ${duration(waitMs)} more would pass the ${duration(run.capMs)} allowed ("${BUDGET_WAIT_FIELD}")`,
+		{ itemIndex, description: `${planText(plan, retryTiming.now())}. Raise "${BUDGET_WAIT_FIELD}" under Request Options, or run again once the budget frees up.` },
+	);
+}
+
 /** A 429 the retries did not outlast: how long was waited, and how to wait longer. */
 function rateLimitError(
 	node: INode,
@@ -297,6 +380,50 @@ export function credentialSecrets(ctx: IAllExecuteFunctions, itemIndex?: number)
 			return [];
 		}
 	};
+}
+
+/** The key's limits from the credential (SPEC.md's defaults where a field is missing). */
+function limitsFrom(credentials: { requestsPerHour?: unknown; burstPerMinute?: unknown; rateLimitHour?: unknown }): KeyLimits {
+	const read = (value: unknown, fallback: number, min = 0) => {
+		const n = Number(value);
+		return value === undefined || value === null || value === '' || !Number.isFinite(n) || n < min ? fallback : n;
+	};
+	return {
+		perWindow: Math.floor(read(credentials.requestsPerHour, DEFAULT_LIMITS.perWindow)),
+		burst: Math.floor(read(credentials.burstPerMinute, DEFAULT_LIMITS.burst)),
+		windowMs: Math.round(read(credentials.rateLimitHour, DEFAULT_LIMITS.windowMs / 1000, 1) * 1000),
+	};
+}
+
+/** The key's budget for a run's requests, from the credential; none when the credential cannot be read. */
+export async function keyBudget(
+	ctx: IAllExecuteFunctions,
+	itemIndex: number | undefined,
+	run: RunBudget = runBudget(),
+): Promise<BudgetUse | undefined> {
+	try {
+		const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
+		const limits = limitsFrom(credentials as IDataObject);
+		return { ledger: ledgerFor(String(credentials.baseUrl ?? ''), String(credentials.apiKey ?? ''), limits), run };
+	} catch {
+		return undefined;
+	}
+}
+
+/** The wait after a burst 429 without Retry-After: the key's minute, so the retry lands in a new one. */
+export function burstRetry(budget: BudgetUse | undefined): Partial<RetryPolicy> {
+	return budget ? { rateLimitWindowMs: burstWindowMs(budget.ledger.limits) } : {};
+}
+
+/** A run's budget that logs its waits: the execution is waiting, not stuck. */
+export function loggedRunBudget(ctx: IAllExecuteFunctions, capMs: number): RunBudget {
+	const name = ctx.getNode().name;
+	// In a manual run of a programmatic node, the editor's console shows it live too.
+	const toEditor = (ctx as Partial<IExecuteFunctions>).sendMessageToUI;
+	return runBudget(capMs, (text) => {
+		ctx.logger.info(`${name}: ${text}`);
+		if (typeof toEditor === 'function') toEditor.call(ctx, `${name}: ${text}`);
+	});
 }
 
 /** One attempt through n8n's helper (with the credential's Bearer key), every status answered so `sendWithRules` decides. */
@@ -332,10 +459,13 @@ export async function apiRequestFull(
 	if (options.body !== undefined) request.body = options.body;
 
 	const send = async () => await sendAuthenticated(this, request, authenticated);
+	const budget = authenticated ? await keyBudget(this, options.itemIndex, options.budget) : undefined;
 	return await sendWithRules(this.getNode(), send, {
 		...options,
+		retry: { ...burstRetry(budget), ...options.retry },
 		request: `${options.method} ${options.path}`,
 		secrets: authenticated ? credentialSecrets(this, options.itemIndex) : undefined,
+		budget,
 	});
 }
 

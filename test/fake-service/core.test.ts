@@ -258,6 +258,58 @@ describe('rate limits', () => {
 		}
 	});
 
+	test('an hour shrunk to 20 s: 30 requests per hour beside a burst of 10; the spent hour answers 429 without Retry-After until it ends', async () => {
+		const scale = 20 / 3600;
+		const shrunk = await start({ clock: { mode: 'frozen' }, limits: { windowScale: scale, retryAfter: false, perKey: { [KEYS.owner]: { requestsPerHour: 30, burstPerMinute: 10 } } } });
+		try {
+			const get = () => fetch(`${shrunk.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+			const statuses: number[] = [];
+			// Three bursts of 10, each in a minute of its own (a minute is a third of a second here).
+			for (let minute = 0; minute < 3; minute++) {
+				for (let i = 0; i < 10; i++) statuses.push((await get()).status);
+				const burst = await get();
+				expect(burst.status).toBe(429);
+				expect(burst.headers.get('retry-after')).toBeNull();
+				shrunk.control.clock.advance(400);
+			}
+			expect(statuses).toEqual(Array(30).fill(200));
+			// The hour's 30 are spent: a new minute does not help, the end of the hour does.
+			const spent = await get();
+			expect(spent.status).toBe(429);
+			expect(spent.headers.get('retry-after')).toBeNull();
+			expect(((await spent.json()) as { error: { code: string; message: string } }).error.message).toMatch(/30 requests per hour/);
+			expect(shrunk.control.rateLimits.usage(KEYS.owner)).toEqual({ hour: 30, minute: 0 });
+			shrunk.control.clock.advance(20_000 - 3 * 400);
+			expect((await get()).status).toBe(200);
+		} finally {
+			await shrunk.close();
+		}
+	});
+
+	test('X-RateLimit-Limit, -Remaining and -Reset on every answer to a key when turned on (off by default), the 429 included', async () => {
+		const told = await start({ clock: { mode: 'frozen' }, limits: { windowScale: 20 / 3600, retryAfter: false, perKey: { [KEYS.owner]: { requestsPerHour: 3, burstPerMinute: null } } } });
+		try {
+			const get = () => fetch(`${told.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+			expect((await get()).headers.get('x-ratelimit-limit')).toBeNull();
+			const on = await fetch(`${told.origin}/_control/rate_limits/headers`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ send: true }),
+			});
+			expect(on.status).toBeLessThan(300);
+			told.control.clock.advance(5_000);
+			const second = await get();
+			expect([second.headers.get('x-ratelimit-limit'), second.headers.get('x-ratelimit-remaining'), second.headers.get('x-ratelimit-reset')]).toEqual(['3', '1', '15']);
+			const third = await get();
+			expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
+			const refused = await get();
+			expect(refused.status).toBe(429);
+			expect([refused.headers.get('x-ratelimit-remaining'), refused.headers.get('x-ratelimit-reset'), refused.headers.get('retry-after')]).toEqual(['0', '15', null]);
+		} finally {
+			await told.close();
+		}
+	});
+
 	test('windowScale shrinks the windows (tests run in seconds)', async () => {
 		const fast = await start({ limits: { windowScale: 0.01, perKey: { [KEYS.owner]: { burstPerMinute: 2 } } } });
 		try {

@@ -60,6 +60,11 @@ export function upgradeAction(svc: Service, accountId: number, requiredPlan?: ke
 	};
 }
 
+/** The `X-RateLimit-*` headers for an answer to this key, when the service is set to send them. */
+export function rateLimitHeaders(svc: Service, auth: Auth): Record<string, string> {
+	return svc.limiter.headersFor(auth.key.id, tierFor(svc.state, auth.key), svc.clock.now());
+}
+
 export function enforceRateLimit(svc: Service, auth: Auth): void {
 	const tier = tierFor(svc.state, auth.key);
 	const over = svc.limiter.hit(auth.key.id, tier, svc.clock.now());
@@ -81,7 +86,10 @@ export function enforceRateLimit(svc: Service, auth: Auth): void {
 			: `Rate limit exceeded: ${n} requests per ${over.limit}.`,
 		{},
 		undefined,
-		svc.limiter.retryAfterHeader ? { 'Retry-After': String(over.retryAfter) } : {},
+		{
+			...(svc.limiter.retryAfterHeader ? { 'Retry-After': String(over.retryAfter) } : {}),
+			...svc.limiter.headersFor(auth.key.id, tier, svc.clock.now()),
+		},
 		extra,
 	);
 }

@@ -16,6 +16,11 @@ export interface LimitsOptions {
 	 * promise one). Default true.
 	 */
 	retryAfter?: boolean;
+	/**
+	 * true: every answer to a key carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`
+	 * (seconds until the hour's window starts again). SPEC.md shows no such headers; the default is false.
+	 */
+	headers?: boolean;
 	/** Explicit limits per key (key string or key id), overriding the tier. */
 	perKey?: Record<string, Partial<KeyLimits>>;
 }
@@ -36,6 +41,8 @@ export class RateLimiter {
 		public windowScale: number,
 		/** Whether a 429 says when to retry (Retry-After). */
 		public retryAfterHeader = true,
+		/** Whether answers carry `X-RateLimit-*` headers. */
+		public limitHeaders = false,
 	) {}
 
 	get hourMs(): number {
@@ -74,6 +81,20 @@ export class RateLimiter {
 		w.hour.count++;
 		w.minute.count++;
 		return null;
+	}
+
+	/** The `X-RateLimit-*` headers of the hour's window for a key, after this request was counted (or refused). */
+	headersFor(keyId: string, tier: KeyLimits, now: number): Record<string, string> {
+		if (!this.enabled || !this.limitHeaders) return {};
+		const { requestsPerHour } = this.effective(keyId, tier);
+		if (requestsPerHour === null) return {};
+		const hour = this.windows.get(keyId)?.hour ?? { start: now, count: 0 };
+		const resetMs = Math.max(0, hour.start + this.hourMs - now);
+		return {
+			'X-RateLimit-Limit': String(requestsPerHour),
+			'X-RateLimit-Remaining': String(Math.max(0, requestsPerHour - hour.count)),
+			'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
+		};
 	}
 
 	usage(keyId: string): { hour: number; minute: number } {

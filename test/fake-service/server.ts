@@ -5,7 +5,7 @@ import { registerAccount } from './account';
 import { buildControl, registerControlRoutes, type Control } from './control';
 import { registerDataApi } from './dataApi';
 import { registerFeeds } from './feeds';
-import { authenticate, enforceRateLimit, registerKeys } from './keys';
+import { authenticate, enforceRateLimit, rateLimitHeaders, registerKeys } from './keys';
 import { registerPosts } from './posts';
 import type { Auth, Ctx, Reply, Router } from './router';
 import { Service, type StartOptions } from './service';
@@ -108,7 +108,10 @@ async function dispatch(svc: Service, router: Router, ctx: Ctx, withAuth: boolea
 		enforceRateLimit(svc, ctx.auth);
 	}
 	ctx.body = parseJson(ctx.rawBody);
-	return found.route.handler(ctx);
+	const reply = await found.route.handler(ctx);
+	if (!ctx.auth) return reply;
+	const limits = rateLimitHeaders(svc, ctx.auth);
+	return Object.keys(limits).length > 0 ? { ...reply, headers: { ...reply.headers, ...limits } } : reply;
 }
 
 async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

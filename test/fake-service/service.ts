@@ -101,6 +101,7 @@ export class Service {
 			options.limits?.enabled ?? true,
 			options.limits?.windowScale ?? 1,
 			options.limits?.retryAfter ?? true,
+			options.limits?.headers ?? false,
 		);
 		this.webhooks = new WebhookEngine(this, options.webhooks ?? {});
 		this.state = buildSeed(this);

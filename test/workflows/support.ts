@@ -8,6 +8,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeParameters } from 'n8n-workflow';
 
 import { start, type FakeService, type RequestLogEntry, type StartOptions } from '../fake-service';
+import { forgetBudgets } from '../../nodes/shared/budget';
 import { retryTiming } from '../../nodes/shared/retry';
 import {
 	buildWorkflow,
@@ -43,7 +44,9 @@ export function useFakeService(options: StartOptions = FAKE_OPTIONS): FakeServic
 		await fake.close();
 	});
 	beforeEach(() => {
+		// A new rate-limit window at the service, and so a new one in what the nodes have counted.
 		fake.control.reset();
+		forgetBudgets();
 	});
 	return fake;
 }
@@ -79,6 +82,8 @@ export interface RunOptions {
 	baseUrl?: string;
 	/** The node's version (default: the latest), as a saved workflow pins it. */
 	typeVersion?: number;
+	/** More fields of the credential (the key's rate limit). */
+	credential?: Record<string, string | number>;
 }
 
 function nodeJson(name: string, type: string, parameters: Parameters, onError: OnError | undefined, typeVersion?: number) {
@@ -132,6 +137,7 @@ export async function runOneNode(
 	fake.control.requests.clear();
 	const credentials =
 		options.apiKey === null ? {} : credentialsFor(fake, { apiKey: options.apiKey, baseUrl: options.baseUrl ?? `${fake.url}/` });
+	if (options.credential) Object.assign(credentials.socialAggregatorApi, options.credential);
 	const result = await runWorkflow(oneNodeWorkflow(node, parameters, options), { nodeTypes: node.nodeTypes, credentials });
 	const error = result.error(node.name);
 	return {

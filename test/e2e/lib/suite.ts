@@ -39,7 +39,8 @@ export function e2eSuite(options: E2eSuiteOptions = {}): E2eContext {
 			ctx.n8n.redactor.add(ctx.backend.apiKey);
 			ctx.credential = await ctx.n8n.importCredential({
 				name: 'Social Aggregator (e2e)',
-				data: { apiKey: ctx.backend.apiKey, baseUrl: ctx.backend.url },
+				// The seeded owner's key is on the Team plan: 10,000 requests an hour, 1,000 a minute.
+				data: { apiKey: ctx.backend.apiKey, baseUrl: ctx.backend.url, requestsPerHour: 10_000, burstPerMinute: 1000 },
 			});
 			const startOptions = (options.beforeStart ? await options.beforeStart(ctx) : undefined) ?? {};
 			if (options.start) {

@@ -128,6 +128,27 @@ describe('pollOnce', () => {
 		expect(fourth.posts).toEqual([]);
 	});
 
+	it("reads a burst larger than the key's rate limit over the next polls: none dropped, no page bought twice", async () => {
+		const api = new DataApiStub();
+		api.add('Bluesky', 1);
+		let state = (await pollOnce({ term: 'a', platforms: ['Bluesky'] }, {}, api.round)).state;
+		const burst = api.add('Bluesky', 12);
+		api.rounds.length = 0;
+		const emitted: DataPost[] = [];
+		// What the budget allows at each poll: none, then one page, then two, then plenty.
+		for (const budgetLeft of [0, 1, 0, 1, 2, 10]) {
+			const result = await pollOnce({ term: 'a', platforms: ['Bluesky'] }, state, api.round, { maxPages: 3, budgetLeft });
+			expect(result.requests).toBeLessThanOrEqual(budgetLeft);
+			emitted.push(...result.posts);
+			state = result.state;
+		}
+		expect(ids(emitted)).toEqual(ids(burst));
+		// Five pages of three hold the burst and the post seen before: each asked once.
+		const cursors = api.rounds.map((round) => round.cursor ?? 'first');
+		expect(cursors).toEqual(['first', 'Bluesky@3', 'Bluesky@6', 'Bluesky@9', 'Bluesky@12']);
+		expect(state.backlog).toBeUndefined();
+	});
+
 	it('reads a backlog on over several polls, and the other platforms go on meanwhile', async () => {
 		const api = new DataApiStub();
 		api.add('Bluesky', 1);

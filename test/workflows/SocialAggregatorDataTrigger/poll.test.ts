@@ -108,3 +108,32 @@ describe('Social Aggregator Data Trigger against the service', () => {
 		expect(dataRequests()).toEqual([]);
 	});
 });
+
+test("a burst larger than the key's rate limit is read over the next polls: none dropped, no page bought twice", async () => {
+	// The credential says 3 requests per "hour" of 2 s; the service allows more, so only the node's plan limits the polls.
+	const harness = triggerHarness({
+		node: { type: TYPE, parameters: { term: TERM, platforms: ['Twitter'], termType: 'hashtag', options: { maxPagesPerPoll: 10 } } },
+		credentials: { socialAggregatorApi: { ...credentialsFor(fake).socialAggregatorApi, requestsPerHour: 3, rateLimitHour: 2 } },
+		mode: 'trigger',
+	});
+	expect(await harness.poll()).toBeNull();
+	const burst = fake.control.data.addPosts('Twitter', TERM, 100, 'hashtag');
+	fake.control.requests.clear();
+
+	const all: string[] = [];
+	const perPoll: number[] = [];
+	for (let poll = 0; poll < 8 && all.length < 100; poll++) {
+		const before = dataRequests().length;
+		all.push(...ids(await emitted(harness)));
+		perPoll.push(dataRequests().length - before);
+		// Half the polls come before the "hour" frees up.
+		if (poll % 2 === 1) await new Promise((resolve) => setTimeout(resolve, 2100));
+	}
+	expect(new Set(all)).toEqual(new Set(ids(burst)));
+	expect(all).toHaveLength(100);
+	expect(perPoll.every((count) => count <= 3)).toBe(true);
+	expect(perPoll).toContain(0);
+	const cursors = dataRequests().map((r) => String(r.query.cursor ?? 'first'));
+	expect(new Set(cursors).size).toBe(cursors.length);
+	expect(logLines.some((line) => /the key's rate limit allows 0 more requests now/.test(line.message))).toBe(true);
+}, 30_000);

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { errorItem, toNodeError } from '../../../shared/errors';
+import { StoppedPartWay } from '../../../shared/pagination';
 import * as apiKey from './apiKey/ApiKey.resource';
 import * as post from './post/Post.resource';
 import * as profile from './profile/Profile.resource';
@@ -27,8 +28,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const answered = await chosen.execute.call(this, itemIndex);
 			returnData.push(...answered.map((json) => ({ json, pairedItem: { item: itemIndex } })));
-		} catch (error) {
+		} catch (caught) {
+			// A run that stopped part way keeps what it fetched, before its error item, with Continue On Fail.
+			const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
+			const error = stopped ? stopped.reason : caught;
 			if (!this.continueOnFail()) throw toNodeError(this.getNode(), error, itemIndex);
+			returnData.push(...(stopped?.items ?? []).map((json) => ({ json, pairedItem: { item: itemIndex } })));
 			returnData.push(errorItem(this.getNode(), error, itemIndex));
 		}
 	}

@@ -3,17 +3,21 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { AUTO_DETECT, canonicalPlatform, checkDataSearch, requestDataRound } from '../../../../shared/dataSearch';
 import { dataSearchFields, PAGE_COST } from '../../../../shared/dataSearchFields';
-import { plural } from '../../../../shared/errors';
+import { plural, toNodeError } from '../../../../shared/errors';
 import { checkLimit } from '../../../../shared/input';
 import {
 	collectRounds,
 	platformFailureItem,
+	StoppedPartWay,
 	type PageRecord,
 	type PlatformProgress,
 	type RoundOutcome,
 } from '../../../../shared/pagination';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
-import { itemRetryPolicy } from '../../../../shared/requestOptions';
+import { duration } from '../../../../shared/budget';
+import { roundsNote, roundsRefusal } from '../../../../shared/budgetErrors';
+import { itemBudgetWait, itemRetryPolicy } from '../../../../shared/requestOptions';
+import { retryTiming } from '../../../../shared/retry';
 import {
 	dataPostShape,
 	outputChoice,
@@ -23,6 +27,7 @@ import {
 	toolOutputFields,
 	type OutputChoice,
 } from '../../../../shared/simplify';
+import { keyBudget, loggedRunBudget } from '../../../../shared/transport';
 import type { DataPost } from '../../../../shared/types';
 import {
 	onPlatformFailureOption,
@@ -225,6 +230,8 @@ export function shapeSearchOutput(
 	outcome: RoundOutcome<DataPost>,
 	mode: SearchOutputMode,
 	includeFailures: boolean,
+	/** A search that stopped part way: every platform's status follows the posts, with its cursor to resume from. */
+	stopped = false,
 	choice: OutputChoice = RAW,
 ): IDataObject[] {
 	const shapePost = (post: DataPost) => (choice.mode === 'raw' ? { ...post } : shapeRecord(post, dataPostShape, choice));
@@ -234,7 +241,7 @@ export function shapeSearchOutput(
 		if (choice.mode === 'raw') return pages;
 		return pages.map((page) => ({ ...page, posts: (page.posts as DataPost[]).map(shapePost) }));
 	}
-	const every = mode === 'postsAndStatus';
+	const every = mode === 'postsAndStatus' || stopped;
 	const statuses = outcome.progress.filter((p) => every || (includeFailures && p.state === 'failed'));
 	return [...outcome.items.map(shapePost), ...statuses.map((p) => platformStatusItem(p, outcome))];
 }
@@ -257,6 +264,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const cursors = valid(node, checkResumeCursors(entries, input.platforms), itemIndex);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
+	const run = loggedRunBudget(this, itemBudgetWait.call(this, itemIndex));
+	const budget = await keyBudget(this, itemIndex, run);
 	const outcome = await collectRounds({
 		platforms: input.platforms,
 		limit,
@@ -264,8 +273,29 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		maxPlatformRetries,
 		maxRequests: DEFAULT_MAX_REQUESTS,
 		stopOnFailure: failItem,
-		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry }),
+		keepPartial: true,
+		// A page's cursor says only that more is there, not how much: the budget is checked before each request, and
+		// a search it cannot carry stops before a request it would refuse, keeping what was paid for.
+		beforeRound: (open) => {
+			if (!budget || run.capMs > 0 || budget.ledger.left(retryTiming.now()) > 0) return;
+			throw roundsRefusal(budget.ledger.plan(1, retryTiming.now()), retryTiming.now(), open.map((p) => p.platform));
+		},
+		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry, budget: run }),
 	});
+
+	if (run.waitedMs > 0) {
+		const message = `Waited ${duration(run.waitedMs)} in all for the key's rate-limit budget (Request Options → Wait for Rate Limit Budget)`;
+		this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
+	}
+	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
+	if (outcome.failure !== undefined) {
+		const error = toNodeError(node, outcome.failure, itemIndex);
+		// Nothing fetched, nothing to keep: the error alone.
+		if (outcome.requests === 0) throw error;
+		const kept = this.continueOnFail();
+		roundsNote(error, outcome, kept);
+		throw new StoppedPartWay(error, kept ? shapeSearchOutput(outcome, output, !failItem, true, choice) : [], outcome.requests);
+	}
 
 	const failed = outcome.stoppedBy;
 	if (failed) {
@@ -278,6 +308,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(node, message, { itemIndex, description });
 	}
 
-	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
-	return shapeSearchOutput(outcome, output, !failItem, choice);
+	return shapeSearchOutput(outcome, output, !failItem, false, choice);
 }

@@ -15,8 +15,8 @@ import {
 } from '../../../../shared/pagination';
 import { isObject } from '../../../../shared/errors';
 import { refuse, valid, type Checked } from '../../../../shared/refusal';
-import { itemRetryPolicy } from '../../../../shared/requestOptions';
-import { apiRequestChecked } from '../../../../shared/transport';
+import { itemBudgetWait, itemRetryPolicy } from '../../../../shared/requestOptions';
+import { apiRequestChecked, loggedRunBudget } from '../../../../shared/transport';
 import {
 	outputChoice,
 	profileShape,
@@ -162,9 +162,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
 
 	const retry = itemRetryPolicy.call(this, itemIndex);
+	// The retries of failed platforms share one wait for the key's budget, where the user allows one.
+	const budget = loggedRunBudget(this, itemBudgetWait.call(this, itemIndex));
 	const outcome = await runProfileLookup({ platforms, maxPlatformRetries }, async (asked) => {
 		const qs = { term: handles.join(','), platforms: asked.join(',') };
-		const request = { method: 'GET' as const, path: '/data/profiles', qs, itemIndex, retry };
+		const request = { method: 'GET' as const, path: '/data/profiles', qs, itemIndex, retry, budget };
 		return await apiRequestChecked(this, request, (body, at) => dataApiAnswer(body, at, true));
 	});
 

@@ -1,0 +1,122 @@
+/**
+ * Post › Search with Return All against a key's hourly budget, the stand-in's hour shrunk to 3 s (30 requests, a
+ * burst of 10) and the credential saying so. A Data API page says only that more is there, not how much, so the
+ * search cannot be refused after page 1: it spends what the budget allows and stops before a request the service
+ * would refuse, naming what it fetched and paid and the cursors to resume from. Instagram (3 credits a page, 100
+ * pages) and Twitter (1 credit, 10 pages): the full search is 100 requests and 310 credits. Each case without and
+ * with the `X-RateLimit-*` headers (SPEC.md shows none; both are legal answers).
+ */
+import { useFakeService } from '../support';
+import { isStatus, postsOf, runNode } from './helpers';
+
+const HOUR_S = 3;
+const fake = useFakeService({
+	port: 0,
+	allowHttpWebhooks: true,
+	limits: { enabled: true, windowScale: HOUR_S / 3600, retryAfter: false },
+});
+const credential = { requestsPerHour: 30, burstPerMinute: 10, rateLimitHour: HOUR_S };
+
+beforeEach(() => {
+	fake.control.rateLimits.set(fake.control.keys.owner, { requestsPerHour: 30, burstPerMinute: 10 });
+	fake.control.data.configure('Instagram', { pages: 100 });
+	fake.control.data.configure('Twitter', { pages: 10 });
+	fake.control.data.resetCredits();
+});
+
+const search = (options: Record<string, unknown> = {}, budgetWait?: number) => ({
+	resource: 'post',
+	operation: 'search',
+	term: '#budget',
+	platforms: ['Instagram', 'Twitter'],
+	returnAll: true,
+	options,
+	requestOptions: budgetWait === undefined ? {} : { budgetWait },
+});
+
+const keyOf = (json: Record<string, unknown>) => `${String(json.platform)}|${String(json.platform_id ?? json.url)}`;
+
+afterEach(() => {
+	fake.control.rateLimits.setHeaders(false);
+});
+
+describe.each([
+	['without rate-limit headers', false],
+	['with X-RateLimit-* headers', true],
+])('%s', (_shape, headers) => {
+	beforeEach(() => {
+		fake.control.rateLimits.setHeaders(headers);
+	});
+
+	test('with a wait allowed above the need: every post once, 100 requests, 310 credits', async () => {
+		const run = await runNode(fake, search({}, 30), { credential });
+
+		expect(run.error).toBeUndefined();
+		expect(run.searches.filter((r) => r.status === 200)).toHaveLength(100);
+		const posts = postsOf(run.items);
+		expect(new Set(posts.map((p) => keyOf(p.json))).size).toBe(posts.length);
+		expect(fake.control.data.credits().total).toBe(310);
+		expect(run.result.logs.some((line) => /waiting \d+ s: the key's rate-limit budget is spent/.test(line.message))).toBe(true);
+		const hints = (run.result.runData['Social Aggregator Data'][0] as { hints?: Array<{ message: string }> }).hints ?? [];
+		expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/^Waited \d+ s in all for the key's rate-limit budget/)]);
+	}, 30_000);
+
+	test('without a wait: stops before the request the budget refuses, names the credits paid and the cursors; resumed later, the two runs spend exactly the full search', async () => {
+		const full = await runNode(fake, search({}, 30), { credential });
+		const fullKeys = postsOf(full.items).map((p) => keyOf(p.json));
+		fake.control.data.resetCredits();
+		fake.control.rateLimits.clear(fake.control.keys.owner);
+		fake.control.rateLimits.set(fake.control.keys.owner, { requestsPerHour: 30, burstPerMinute: 10 });
+		await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000));
+
+		const failing = await runNode(fake, search(), { credential });
+		expect(failing.searches.filter((r) => r.status === 200)).toHaveLength(30);
+		expect(failing.searches.filter((r) => r.status === 429)).toHaveLength(0);
+		expect(failing.error?.message).toMatch(/^The key's rate limit allows no more requests now, so the search stopped before its next page/);
+		// Rounds 1 to 10 cost 3 + 1, rounds 11 to 30 cost 3.
+		expect(failing.error?.description).toMatch(/The next request \(Instagram\) would cost 3 credits \(Instagram 3\)/);
+		expect(failing.error?.description).toMatch(/Stopped after 30 requests fetched \d+ posts and spent 100 credits \(Instagram 90 \+ Twitter 10\)\. They are not output/);
+		expect(fake.control.data.credits().total).toBe(100);
+
+		fake.control.data.resetCredits();
+		fake.control.rateLimits.clear(fake.control.keys.owner);
+		fake.control.rateLimits.set(fake.control.keys.owner, { requestsPerHour: 30, burstPerMinute: 10 });
+		await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000));
+		const kept = await runNode(fake, search(), { credential, onError: 'continueRegularOutput' });
+		const keptPosts = postsOf(kept.items.filter((item) => !('error' in item.json)));
+		const statuses = kept.items.filter(isStatus).map((item) => item.json);
+		const last = kept.items.at(-1)!.json as { error: string; details: { description: string } };
+		expect(last.error).toMatch(/^The key's rate limit allows no more requests now/);
+		expect(last.details.description).toMatch(/spent 100 credits \(Instagram 90 \+ Twitter 10\)\. They are output before this error item/);
+		expect(last.details.description).toMatch(/search only Instagram with Options → Resume From Cursors \(Instagram: \S+\); each further request costs 3 credits \(Instagram 3\)/);
+		const instagram = statuses.find((s) => s.platform === 'Instagram')!;
+		expect(instagram).toMatchObject({ success: true, has_more: true, stopped_early: true });
+		expect(statuses.find((s) => s.platform === 'Twitter')).toMatchObject({ success: true, has_more: false });
+		expect(fake.control.data.credits().total).toBe(100);
+
+		// The next "hour": resumed from the cursor with a wait allowed, it buys only the pages not yet bought.
+		await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000));
+		const resumed = await runNode(
+			fake,
+			{ ...search({ resumeCursors: { cursor: [{ platform: 'Instagram', cursor: instagram.next_cursor }] } }, 30), platforms: ['Instagram'] },
+			{ credential },
+		);
+		expect(resumed.error).toBeUndefined();
+		expect(fake.control.data.credits().total).toBe(310);
+		const together = [...keptPosts, ...postsOf(resumed.items)].map((p) => keyOf(p.json));
+		expect(together).toEqual(fullKeys.filter((key) => together.includes(key)));
+		expect(new Set(together)).toEqual(new Set(fullKeys));
+		expect(together).toHaveLength(fullKeys.length);
+	}, 60_000);
+
+	test('with a wait allowed below the need: stops at the cap with what it fetched and paid, kept with Continue On Fail', async () => {
+		const run = await runNode(fake, search({}, 1), { credential, onError: 'continueRegularOutput' });
+
+		expect(run.searches.filter((r) => r.status === 200)).toHaveLength(30);
+		const last = run.items.at(-1)!.json as { error: string; details: { description: string } };
+		expect(last.error).toMatch(/^The key's rate-limit budget is spent and waiting \d+ s more would pass the 1 s allowed/);
+		expect(last.details.description).toMatch(/Stopped after 30 requests fetched \d+ posts and spent 100 credits/);
+		expect(postsOf(run.items).length).toBeGreaterThan(0);
+		expect(fake.control.data.credits().total).toBe(100);
+	});
+});
