@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { e2eSuite, node, webhookPath, workflow } from './lib';
+import { e2eSuite, node, postSigned, webhookPath, workflow } from './lib';
 
 const trigger = workflow('E2E odd deliveries', [], {
 	first: node('socialAggregatorTrigger', { events: ['post.created'], output: 'eachPost', options: { allowHttp: true } }, { name: 'On New Posts' }),
@@ -66,17 +66,10 @@ describe('validly signed deliveries of any shape, in a real n8n', () => {
 		const fake = ctx.backend.fake!;
 		const webhookId = await subscription();
 		const body = '{"id":"0123","event":"post.created","data":{"feed":{"id":1},"posts":[{"id":8,"message":"ack"}]}}';
-		// The fake signs it as the service would (sent to a closed port), then it goes to n8n by hand to read the headers.
-		const { signature } = await fake.control.webhooks.deliver({ webhookId, body, url: 'http://127.0.0.1:9/closed' });
 		const before = (await ctx.n8n.executions(workflowId)).length;
-		const response = await fetch(url(), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'X-Service-Signature': signature! },
-			body,
-		});
-		const text = await response.text();
-		assert.equal(response.status, 200, text);
-		assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+		const { status, contentType, text } = await postSigned(fake, webhookId, url(), body);
+		assert.equal(status, 200, text);
+		assert.match(contentType, /^application\/json/);
 		assert.deepEqual(JSON.parse(text), { received: true, id: '0123' });
 		const executions = await ctx.n8n.waitForExecutions(workflowId, before + 1);
 		const items = (await ctx.n8n.execution(executions[0].id)).items('On New Posts');

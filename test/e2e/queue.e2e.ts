@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { SEEDED } from '../fake-service';
-import { node, pinNewPosts, recordTiming, sleep, startBackend, waitFor, webhookPath, workflow, type Backend } from './lib';
+import { node, pinNewPosts, postSigned, recordTiming, sleep, startBackend, waitFor, webhookPath, workflow, type Backend } from './lib';
 import { QueueCluster } from './lib/queue';
 
 const FEED = SEEDED.feeds.brandMentions;
@@ -175,16 +175,9 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 		const page = await fetch(`${backend.url}/feeds/${FEED}/posts?per_page=100&page=2`, { headers: { Authorization: `Bearer ${backend.apiKey}` } });
 		const post = ((await page.json()) as { data: Array<Record<string, unknown>> }).data.reverse().find((p) => pinsOf(Number(p.id)) === 0)!;
 		const body = JSON.stringify({ id, event: 'post.created', occurred_at: new Date().toISOString(), data: { ...template.data, posts: [post] } });
-		// The fake signs it as the service would (sent to a closed port); it goes to B by hand to read the headers.
-		const { signature } = await fake.control.webhooks.deliver({ webhookId: delivery.webhookId, body, url: 'http://127.0.0.1:9/closed' });
-		const response = await fetch(cluster.webhookUrl(triggerPath, 2), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'X-Service-Signature': signature! },
-			body,
-		});
-		const text = await response.text();
-		assert.equal(response.status, 200, text);
-		assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+		const { status, contentType, text } = await postSigned(fake, delivery.webhookId, cluster.webhookUrl(triggerPath, 2), body);
+		assert.equal(status, 200, text);
+		assert.match(contentType, /^application\/json/);
 		assert.deepEqual(JSON.parse(text), { received: true, id });
 		await waitFor('the pin', () => pinsOf(Number(post.id)) === 1);
 	});

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { SEEDED } from '../fake-service';
-import { e2eSuite, pinNewPosts, recordTiming, sleep, webhookPath } from './lib';
+import { e2eSuite, pinNewPosts, postSigned, recordTiming, sleep, webhookPath } from './lib';
 
 const trigger = pinNewPosts('E2E post.created');
 
@@ -137,12 +137,9 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		const [delivery] = fake.control.webhooks.deliveries({ event: 'post.created' }).filter((d) => d.url === url());
 		const id = `${delivery.id}_ack`;
 		const body = JSON.stringify({ ...(JSON.parse(delivery.body) as Record<string, unknown>), id });
-		// The fake signs it as the service would (sent to a closed port); it goes to n8n by hand to read the headers.
-		const { signature } = await fake.control.webhooks.deliver({ webhookId: delivery.webhookId, body, url: 'http://127.0.0.1:9/closed' });
-		const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': signature! }, body });
-		const text = await response.text();
-		assert.equal(response.status, 200, text);
-		assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+		const { status, contentType, text } = await postSigned(fake, delivery.webhookId, url(), body);
+		assert.equal(status, 200, text);
+		assert.match(contentType, /^application\/json/);
 		assert.deepEqual(JSON.parse(text), { received: true, id });
 		await ctx.n8n.waitForExecutions(workflowId, 3);
 	});
