@@ -291,9 +291,9 @@ export async function searchSources(
 	);
 }
 
-/** Text cut to `length` characters on one line, for a label. */
+/** Text cut to `length` characters on one line without markup (posts may carry links as HTML), for a label. */
 function short(text: string, length = 60): string {
-	const line = text.replace(/\s+/g, ' ').trim();
+	const line = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 	return line.length > length ? `${line.slice(0, length - 1)}…` : line;
 }
 

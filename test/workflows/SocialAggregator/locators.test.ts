@@ -184,10 +184,10 @@ describe('Post locator', () => {
 	});
 
 	test('posts without text are labelled by ID; entries without an ID are left out', async () => {
-		answer(`/feeds/${F.brandMentions}/posts`, { data: [{ id: 7, message: '' }, { message: 'no id' }, { id: 8, message: 'Hi', poster: { name: 'Ann' } }] });
+		answer(`/feeds/${F.brandMentions}/posts`, { data: [{ id: 7, message: '' }, { message: 'no id' }, { id: 8, message: 'Hi <a href="https://x.example">there</a>', poster: { name: 'Ann' } }] });
 		expect((await search('searchPosts', parameters)).results.map(({ name, value }) => ({ name, value }))).toEqual([
 			{ name: 'Post 7', value: '7' },
-			{ name: 'Ann: Hi (8)', value: '8' },
+			{ name: 'Ann: Hi there (8)', value: '8' },
 		]);
 	});
 
