@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
-import { searchFeeds } from '../shared/loadOptions';
+import { searchFeeds, searchPosts, searchSources, searchWebhooks } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
 import * as loadOptions from './methods';
 import { accountDescription } from './resources/account';
@@ -72,7 +72,7 @@ export class SocialAggregator implements INodeType {
 
 	methods = {
 		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
-		listSearch: { searchFeeds },
+		listSearch: { searchFeeds, searchPosts, searchSources, searchWebhooks },
 		loadOptions,
 	};
 }

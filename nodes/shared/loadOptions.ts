@@ -79,13 +79,47 @@ export async function searchFeeds(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
+	return await searchPage.call(this, { path: '/feeds', fields: FEED, keys: ['feeds'] }, filter, paginationToken);
+}
+
+/** Where a list search reads its page, and whether the service filters it (`searchQuery`) or the node does. */
+interface SearchSource {
+	path: string;
+	fields: OptionFields;
+	keys: string[];
+	/** The query parameter the service searches by; without one, the page's labels are filtered here. */
+	searchQuery?: string;
+}
+
+/**
+ * One page of a list for a resource locator's list mode, filtered by `filter` (in the label or description,
+ * or the ID itself), with the next page's number as the token while the answer's page count says there is one.
+ */
+async function searchPage(
+	this: ILoadOptionsFunctions,
+	source: SearchSource,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const { data, meta } = await optionsPage.call(this, '/feeds', FEED, ['feeds'], page, MAX_PER_PAGE);
-	const needle = (filter ?? '').toLowerCase();
-	const results = data
-		.filter((feed) => !needle || feed.name.toLowerCase().includes(needle) || feed.value === needle)
-		.map(({ name, value }) => ({ name, value: String(value) }));
-	return { results, paginationToken: page < (meta?.total_pages ?? 0) ? String(page + 1) : undefined };
+	const needle = (filter ?? '').trim().toLowerCase();
+	const qs = source.searchQuery && needle ? { [source.searchQuery]: filter!.trim() } : {};
+	const { data, meta } = await optionsPage.call(this, source.path, source.fields, source.keys, page, MAX_PER_PAGE, qs);
+	const matches = (option: INodePropertyOptions) =>
+		!needle ||
+		source.searchQuery !== undefined ||
+		option.name.toLowerCase().includes(needle) ||
+		(option.description ?? '').toLowerCase().includes(needle) ||
+		String(option.value) === needle;
+	const results = data.filter(matches).map(({ name, value, description }) => ({
+		name,
+		value: String(value),
+		...(description ? { description } : {}),
+	}));
+	return {
+		results,
+		paginationToken: page < (meta?.total_pages ?? 0) ? String(page + 1) : undefined,
+	};
 }
 
 /** One page of a list as options, with its page count when the answer gives one: without it, no next page is known. */
@@ -96,8 +130,10 @@ async function optionsPage(
 	keys: string[],
 	page: number,
 	perPage: number,
+	query: IDataObject = {},
 ): Promise<Page<INodePropertyOptions>> {
-	const answer = await apiRequest.call(this, { method: 'GET', path, qs: { page, per_page: perPage }, ...QUICK });
+	const qs = { ...query, page, per_page: perPage };
+	const answer = await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
 	const data = toOptions(listIn(answer, keys), fields);
 	const pages = Number(isObject(answer) && isObject(answer.meta) ? answer.meta.total_pages : undefined);
 	return Number.isSafeInteger(pages) ? { data, meta: { total_pages: pages } } : { data };
@@ -231,6 +267,98 @@ export async function getFeedSources(this: ILoadOptionsFunctions): Promise<INode
 	const feedId = locatorValue(this.getCurrentNodeParameter('feedId'));
 	if (!feedId) return [];
 	return await pagedOptions.call(this, `/feeds/${encodeURIComponent(feedId)}/sources`, SOURCE, ['sources'], 10);
+}
+
+/** The feed chosen in the `feedId` parameter, as a path segment; none while no feed is chosen. */
+function chosenFeedPath(this: ILoadOptionsFunctions): string | undefined {
+	const feedId = locatorValue(this.getCurrentNodeParameter('feedId')).trim();
+	return feedId ? `/feeds/${encodeURIComponent(feedId)}` : undefined;
+}
+
+/** The chosen feed's sources for the source locator, filtered by term, platform or term type. */
+export async function searchSources(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const feed = chosenFeedPath.call(this);
+	if (!feed) return { results: [] };
+	return await searchPage.call(
+		this,
+		{ path: `${feed}/sources`, fields: SOURCE, keys: ['sources'] },
+		filter,
+		paginationToken,
+	);
+}
+
+/** Text cut to `length` characters on one line without markup (posts may carry links as HTML), for a label. */
+function short(text: string, length = 60): string {
+	const line = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+}
+
+const POST: OptionFields = {
+	value: ['id'],
+	name: ['message', 'description'],
+	label: (message, id, post) => {
+		const poster = fieldText(post.poster, ['name', 'username', 'screen_name']);
+		const text = message ? `${short(message)} (${id})` : `Post ${id}`;
+		return poster ? `${poster}: ${text}` : text;
+	},
+	description: (post) => {
+		const parts = [
+			fieldText(post, ['platform']),
+			fieldText(post, ['moderation_status']),
+			fieldText(post, ['external_created_at', 'created_at']),
+		];
+		return parts.filter(Boolean).join(' · ') || undefined;
+	},
+};
+
+/** The chosen feed's posts for the post locator; the text is searched by the service (message, poster, description). */
+export async function searchPosts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const feed = chosenFeedPath.call(this);
+	if (!feed) return { results: [] };
+	const source = {
+		path: `${feed}/posts`,
+		fields: POST,
+		keys: ['posts'],
+		searchQuery: 'search',
+	};
+	return await searchPage.call(this, source, filter, paginationToken);
+}
+
+const WEBHOOK: OptionFields = {
+	value: ['id'],
+	name: ['url'],
+	label: (url, id) => (url ? `${url} (${id})` : `Webhook ${id}`),
+	description: (webhook) => {
+		const listed = webhook.subscribed_events ?? webhook.events;
+		const events = (Array.isArray(listed) ? listed : [])
+			.map((e) => fieldText(e, ['event', 'name']))
+			.filter(Boolean)
+			.join(', ');
+		const status = fieldText(webhook, ['status']);
+		return [status, events].filter(Boolean).join(': ') || undefined;
+	},
+};
+
+/** The account's webhook subscriptions for the webhook locator, filtered by URL, status or event. */
+export async function searchWebhooks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage.call(
+		this,
+		{ path: '/webhooks', fields: WEBHOOK, keys: ['webhooks'] },
+		filter,
+		paginationToken,
+	);
 }
 
 const WEBHOOK_EVENT: OptionFields = {

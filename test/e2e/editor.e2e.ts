@@ -4,7 +4,8 @@
  * the panel of its Social Aggregator node, and checks that the node's resources and the Post
  * operations render in their dropdowns; then opens the hashtag example's Data Trigger and checks
  * that its platforms dropdown loads live from the service (with what a platform page costs); then a
- * Feed › Update node with every moderation setting. Screenshots go to test-output/e2e/.
+ * Feed › Update node with every moderation setting; then the webhook, source and post pickers, each
+ * From List opened and searched. Screenshots go to test-output/e2e/.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -53,6 +54,15 @@ const feedSettings = workflow(FEED_SETTINGS, [
 	),
 ]);
 
+const PICKERS = 'Pickers';
+const brandMentions = { __rl: true, mode: 'list', value: String(SEEDED.feeds.brandMentions) };
+/** A node per new picker, its ID not chosen yet, within a chosen feed where the picker needs one. */
+const pickers = workflow(PICKERS, [
+	node('socialAggregator', { resource: 'webhook', operation: 'get' }, { name: 'Get Webhook' }),
+	node('socialAggregator', { resource: 'source', operation: 'delete', feedId: brandMentions }, { name: 'Delete Source' }),
+	node('socialAggregator', { resource: 'post', operation: 'get', feedId: brandMentions }, { name: 'Get Post' }),
+]);
+
 const RESOURCES = ['Account', 'Analytics', 'Feed', 'Platform', 'Post', 'Social Account', 'Source', 'User', 'Webhook'];
 const POST_OPERATIONS = ['Approve', 'Delete', 'Get', 'Get Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'];
 
@@ -87,6 +97,39 @@ async function chosenOptions(page: Page): Promise<string[]> {
 	return (await chosen.allInnerTexts()).map((text) => text.trim());
 }
 
+/**
+ * Opens a resource locator's From List, waits for its items, types `search` into its search box and
+ * answers the items shown once the list has narrowed (a click while the panel renders is retried).
+ */
+async function searchPicker(page: Page, panel: Locator, parameter: string, search: string): Promise<{ before: string[]; after: string[] }> {
+	const items = page.getByTestId('rlc-item').locator('visible=true');
+	const texts = async () => (await items.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+	let lastError: unknown;
+	for (let attempt = 1; attempt <= 3; attempt++) {
+		await panel.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input-container').click();
+		try {
+			await items.first().waitFor({ state: 'visible', timeout: 10_000 });
+			const before = await texts();
+			// the list opens with its search box focused
+			await page.keyboard.type(search, { delay: 50 });
+			// the search is debounced and may ask the service: poll until the list has narrowed
+			const narrowed = (shown: string[]) => shown.length > 0 && shown.length < before.length;
+			for (let wait = 0; !narrowed(await texts()); wait += 200) {
+				if (wait > 10_000) throw new Error(`the list did not narrow to "${search}": ${(await texts()).join(' | ')}`);
+				await page.waitForTimeout(200);
+			}
+			await page.waitForTimeout(300); // the fade-in, for the screenshots
+			return { before, after: await texts() };
+		} catch (error) {
+			lastError = error;
+			await saveScreenshot(page, `editor-failure-${parameter}-${attempt}`).catch(() => undefined);
+			await page.keyboard.press('Escape');
+		}
+	}
+	const file = await saveScreenshot(page, `editor-failure-${parameter}`).catch(() => undefined);
+	throw new Error(`the ${parameter} picker did not list or search${file ? ` (screenshot: ${file})` : ''}: ${(lastError as Error).message}`);
+}
+
 async function closeDropdown(page: Page): Promise<void> {
 	await page.keyboard.press('Escape');
 	await page.locator('.el-select-dropdown:visible').waitFor({ state: 'hidden' });
@@ -97,10 +140,11 @@ describe('the n8n editor in headless Chromium', () => {
 	const ctx = e2eSuite({
 		start: true,
 		beforeStart: async ({ n8n }) => {
-			const [moderation, hashtag, settings] = await n8n.importWorkflows([MODERATION, HASHTAG, feedSettings]);
+			const [moderation, hashtag, settings, picking] = await n8n.importWorkflows([MODERATION, HASHTAG, feedSettings, pickers]);
 			ids[MODERATION] = moderation;
 			ids[HASHTAG] = hashtag;
 			ids[FEED_SETTINGS] = settings;
+			ids[PICKERS] = picking;
 		},
 	});
 	let editor: EditorSession | undefined;
@@ -186,5 +230,32 @@ describe('the n8n editor in headless Chromium', () => {
 		assert.deepEqual(await dropdownOptions(page, panel, 'deduplicationStrategy'), ['Distribute Across Sources', 'Prioritize Top Source']);
 		assert.deepEqual(await chosenOptions(page), ['Distribute Across Sources']);
 		await closeDropdown(page);
+	});
+
+	it('lists and searches the webhook, source and post pickers (From List)', async () => {
+		assert.ok(editor, 'not signed in');
+		const { page } = editor;
+		await openWorkflow(editor, ctx.n8n.baseUrl, ids[PICKERS]);
+		const requests = ctx.backend.fake!.control.requests;
+		const cases = [
+			{ node: 'Get Webhook', parameter: 'webhookId', search: 'alerts', shown: true, screenshot: 'editor-picker-webhook' },
+			{ node: 'Delete Source', parameter: 'sourceId', search: 'reddit', shown: true, screenshot: 'editor-picker-source' },
+			// the service searches a post's message, poster and description: the label need not show the match
+			{ node: 'Get Post', parameter: 'postId', search: 'acme', shown: false, screenshot: 'editor-picker-post' },
+		];
+		for (const picker of cases) {
+			const panel = await openNodePanel(editor, picker.node);
+			const { before, after } = await searchPicker(page, panel, picker.parameter, picker.search);
+			assert.ok(existsSync(await editor.screenshot(picker.screenshot)));
+			assert.ok(after.length > 0 && after.length < before.length, `${picker.parameter}: ${before.length} listed, ${after.length} found`);
+			if (picker.shown) for (const text of after) assert.match(text, new RegExp(picker.search, 'i'));
+			await page.keyboard.press('Escape');
+			await panel.getByTestId('ndv-close-button').click().catch(async () => await page.keyboard.press('Escape'));
+		}
+		assert.ok(requests.list({ method: 'GET', path: '/webhooks' }).length > 0);
+		assert.ok(requests.list({ method: 'GET', path: `/feeds/${SEEDED.feeds.brandMentions}/sources` }).length > 0);
+		// the post search is the service's: the text typed reached it
+		const posts = requests.list({ method: 'GET', path: `/feeds/${SEEDED.feeds.brandMentions}/posts` });
+		assert.ok(posts.some((request) => request.query.search === 'acme'), JSON.stringify(posts.map((r) => r.query)));
 	});
 });

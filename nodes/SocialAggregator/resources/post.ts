@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { requireText, sendDateTimeRange } from '../checks';
-import { collection, feedLocator, listFields } from '../fields';
+import { collection, feedLocator, listFields, postLocator } from '../fields';
 import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
 import { route } from '../routing';
 
@@ -99,16 +99,7 @@ export const postDescription: INodeProperties[] = [
 	},
 
 	feedLocator({ ...show, operation: ['approve', 'delete', 'get', 'getAll', 'pin', 'reject', 'unpin'] }),
-	{
-		displayName: 'Post ID',
-		name: 'postId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1234',
-		description: 'The ID of the post in the feed',
-		displayOptions: { show: { ...show, operation: ['approve', 'delete', 'get', 'pin', 'reject', 'unpin'] } },
-	},
+	postLocator({ ...show, operation: ['approve', 'delete', 'get', 'pin', 'reject', 'unpin'] }, 'The post, one of the chosen feed’s posts'),
 
 	// Search Across Feeds
 	{

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { requireText, sendJsonObject } from '../checks';
-import { collection, feedLocator, listFields } from '../fields';
+import { collection, feedLocator, listFields, sourceLocator } from '../fields';
 import { route } from '../routing';
 
 const show = { resource: ['source'] };
@@ -110,17 +110,7 @@ export const sourceDescription: INodeProperties[] = [
 	]),
 
 	// Delete
-	{
-		displayName: 'Source Name or ID',
-		name: 'sourceId',
-		type: 'options',
-		required: true,
-		default: '',
-		description:
-			'The source to remove, from the sources of the chosen feed. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		typeOptions: { loadOptionsMethod: 'getFeedSources', loadOptionsDependsOn: ['feedId.value'] },
-		displayOptions: { show: { ...show, operation: ['delete'] } },
-	},
+	sourceLocator({ ...show, operation: ['delete'] }, 'The source to remove, one of the chosen feed’s sources'),
 
 	// Get Many
 	...listFields({ ...show, operation: ['getAll'] }),

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { requireUpdateFields, requireUrl, sendEvents } from '../checks';
 import { allowHttpOption } from '../../shared/webhookUrl';
-import { collection, listFields, notice } from '../fields';
+import { collection, listFields, notice, webhookLocator } from '../fields';
 import { route } from '../routing';
 
 const show = { resource: ['webhook'] };
@@ -129,16 +129,7 @@ export const webhookDescription: INodeProperties[] = [
 		default: 'create',
 	},
 
-	{
-		displayName: 'Webhook ID',
-		name: 'webhookId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7',
-		description: 'The ID of the webhook subscription',
-		displayOptions: { show: { ...show, operation: ['delete', 'get', 'reEnable', 'sendTest', 'update'] } },
-	},
+	webhookLocator({ ...show, operation: ['delete', 'get', 'reEnable', 'sendTest', 'update'] }),
 
 	// Create
 	{
