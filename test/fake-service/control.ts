@@ -16,6 +16,7 @@ import type { FaultSpec } from './faults';
 import { seedFeed, syncFeed, type SeedFeedOptions, type SyncResult } from './feeds';
 import { confirmEmail, decideDevice, issueTemporaryKey, newKeyString } from './keys';
 import { postJson } from './posts';
+import type { MediaControl } from './media';
 import type { KeyLimits } from './rateLimit';
 import type { Reply } from './router';
 import { KEYS, SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
@@ -75,6 +76,9 @@ export interface Control {
 	};
 	/** Shorthand for faults.add. */
 	injectFault(spec: FaultSpec): string;
+
+	/** Media bytes on loopback (media.ts). */
+	media: MediaControl;
 
 	/** Another JSON body for the next successful requests to a path (answers.ts). */
 	answers: {
@@ -177,6 +181,7 @@ export function buildControl(svc: Service): Control {
 			clear: () => svc.faults.clear(),
 		},
 		injectFault: (spec) => svc.faults.add(spec),
+		media: svc.media.control(),
 		answers: {
 			add: (spec) => svc.answers.add(spec),
 			list: () => svc.answers.all(),

@@ -4,6 +4,7 @@ export type { StartOptions, RequestLogEntry } from './service';
 export type { Control, DeliveryView, RequestFilter } from './control';
 export type { FaultSpec, FaultKind } from './faults';
 export type { AnswerSpec } from './answers';
+export type { MediaControl, MediaOverride, MediaRequest } from './media';
 export type { SeedFeedOptions } from './feeds';
 export type { DataConfigureOptions, DataFailOptions, PlatformStatus } from './dataApi';
 export type { ForgedDelivery } from './webhooks';

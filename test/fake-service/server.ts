@@ -6,6 +6,7 @@ import { buildControl, registerControlRoutes, type Control } from './control';
 import { registerDataApi } from './dataApi';
 import { registerFeeds } from './feeds';
 import { authenticate, enforceRateLimit, rateLimitHeaders, registerKeys } from './keys';
+import { registerMediaControl } from './media';
 import { registerPosts } from './posts';
 import type { Auth, Ctx, Reply, Router } from './router';
 import { Service, type StartOptions } from './service';
@@ -154,7 +155,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 			reply = errorReply(err);
 		}
 		const answered = svc.answers.apply(method, path, query, reply);
-		reply = answered.reply;
+		reply = svc.media.rewrite(answered.reply);
 		answerName = answered.id && `${answered.id}:answer`;
 		if (fault && fault.kind !== 'delay' && when === 'after') reply = faultReply() ?? reply;
 	}
@@ -225,6 +226,7 @@ export function createService(options: StartOptions = {}): Service {
 	registerWebhooks(svc);
 	registerDataApi(svc);
 	registerControlRoutes(svc);
+	registerMediaControl(svc);
 	return svc;
 }
 
@@ -237,6 +239,7 @@ export async function start(options: StartOptions = {}): Promise<FakeService> {
 		if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) work = handleApi(svc, req, res, url);
 		else if (url.pathname.startsWith('/_control/')) work = handleOther(svc, svc.control, '/_control', req, res, url);
 		else if (url.pathname.startsWith('/web/')) work = handleOther(svc, svc.web, '/web', req, res, url);
+		else if (url.pathname.startsWith('/media/')) work = Promise.resolve(svc.media.handle(req, res, url));
 		else work = Promise.resolve(send(res, { status: 404, body: { error: { code: 'not_found', message: 'The base URL ends in /v1', details: {} } } }));
 		work.catch((err) => send(res, errorReply(err)));
 	});

@@ -2,6 +2,7 @@
 import { Answers } from './answers';
 import { Clock, type ClockOptions } from './clock';
 import { Faults } from './faults';
+import { MediaHost } from './media';
 import { syncFeed } from './feeds';
 import { socialAccountTick } from './social';
 import { RateLimiter, type LimitsOptions } from './rateLimit';
@@ -30,6 +31,8 @@ export interface StartOptions {
 	autoSync?: boolean | { postsPerSync?: number };
 	/** Extra demo data: a large feed (300 posts). Default false. */
 	demo?: boolean;
+	/** Media URLs in answers point at this fake, which serves their bytes (media.ts). Default false. */
+	serveMedia?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -61,6 +64,8 @@ export class Service {
 	readonly faults = new Faults();
 
 	readonly answers = new Answers();
+
+	readonly media: MediaHost;
 
 	readonly limiter: RateLimiter;
 
@@ -104,6 +109,7 @@ export class Service {
 			options.limits?.headers ?? false,
 		);
 		this.webhooks = new WebhookEngine(this, options.webhooks ?? {});
+		this.media = new MediaHost(this, options.serveMedia ?? false);
 		this.state = buildSeed(this);
 		this.applyLimitOverrides();
 	}
@@ -132,6 +138,7 @@ export class Service {
 		this.state = buildSeed(this);
 		this.faults.clear();
 		this.answers.clear();
+		this.media.reset();
 		this.limiter.resetWindows();
 		this.applyLimitOverrides();
 		this.log = [];
