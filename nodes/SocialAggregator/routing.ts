@@ -68,6 +68,8 @@ interface RouteSpec {
 	after?: After;
 	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
 	shape?: RecordShape;
+	/** Items made from the record read, instead of the record itself: files in binary fields (Post › Download Media). */
+	files?: Files;
 }
 
 /** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
@@ -85,6 +87,17 @@ export type After = (
 	sendMore: SendMore,
 	itemIndex: number,
 ) => Promise<IDataObject>;
+
+/**
+ * Output items made from a read's record (`json` is the record as Simplify shaped it). The pagination hook's
+ * context has n8n's binary helpers, so a declarative operation can output files this way.
+ */
+export type Files = (
+	this: IExecutePaginationFunctions,
+	record: IDataObject,
+	json: IDataObject,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
 
 /** The routing of one operation: the request, and the function that sends it by the package's rules. */
 export function route(spec: RouteSpec): INodePropertyRouting {
@@ -144,6 +157,7 @@ function sender(spec: RouteSpec) {
 				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);
 				if (spec.after) results = [await spec.after.call(this, results[0], sendMore, itemIndex)];
 				if (limit !== undefined) results = results.slice(0, limit);
+				if (spec.files) return await spec.files.call(this, results[0], outputItems(results)[0].json, itemIndex);
 			}
 
 			return outputItems(results);

@@ -1,8 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireText, sendDateTimeRange } from '../checks';
+import { requireOneOf, requireText, sendDateTimeRange } from '../checks';
 import { collection, feedLocator, listFields, postLocator } from '../fields';
+import { MEDIA_CHOICES } from '../../shared/media';
 import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../media';
 import { route } from '../routing';
 
 const show = { resource: ['post'] };
@@ -34,6 +36,19 @@ export const postDescription: INodeProperties[] = [
 				description: 'Hide a post from the feed. The delete is soft: Approve brings the post back.',
 				action: 'Delete a post',
 				routing: route({ method: 'DELETE', url: postUrl }),
+			},
+			{
+				name: 'Download Media',
+				value: 'downloadMedia',
+				description: 'Download the images and videos of a post as files, one item per file',
+				action: 'Download the media of a post',
+				routing: route({
+					method: 'GET',
+					url: postUrl,
+					shape: feedPostShape,
+					prepare: [requireOneOf('media', 'Media', MEDIA_CHOICES), checkDownloadFields],
+					files: downloadMedia,
+				}),
 			},
 			{
 				name: 'Get',
@@ -98,8 +113,11 @@ export const postDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 
-	feedLocator({ ...show, operation: ['approve', 'delete', 'get', 'getAll', 'pin', 'reject', 'unpin'] }),
-	postLocator({ ...show, operation: ['approve', 'delete', 'get', 'pin', 'reject', 'unpin'] }, 'The post, one of the chosen feed’s posts'),
+	feedLocator({ ...show, operation: ['approve', 'delete', 'downloadMedia', 'get', 'getAll', 'pin', 'reject', 'unpin'] }),
+	postLocator({ ...show, operation: ['approve', 'delete', 'downloadMedia', 'get', 'pin', 'reject', 'unpin'] }, 'The post, one of the chosen feed’s posts'),
+
+	// Download Media
+	...downloadMediaFields,
 
 	// Search Across Feeds
 	{
@@ -119,7 +137,9 @@ export const postDescription: INodeProperties[] = [
 	// On for the lists; a single post asked for by ID comes whole unless asked otherwise.
 	simplifyField({ ...show, operation: ['getAll', 'search'] }, true),
 	simplifyField({ ...show, operation: ['get'] }, false),
-	...toolOutputFields({ ...show, operation: ['get', 'getAll', 'search'] }, feedPostShape),
+	// On for Download Media: the post comes with each of its files.
+	simplifyField({ ...show, operation: ['downloadMedia'] }, true),
+	...toolOutputFields({ ...show, operation: ['downloadMedia', 'get', 'getAll', 'search'] }, feedPostShape),
 
 	// Get Many
 	collection('Filters', 'filters', { ...show, operation: ['getAll'] }, [
