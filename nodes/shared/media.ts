@@ -125,6 +125,12 @@ export function mediaRequest(url: string, timeoutMs: number): IHttpRequestOption
 
 const REDIRECTS = [301, 302, 303, 307, 308];
 
+/** A size as the Max File Size (MB) field says it; bytes below 1 MB. */
+function sizeText(bytes: number): string {
+	const mb = 1024 * 1024;
+	return bytes >= mb ? `${Math.round((bytes / mb) * 100) / 100} MB` : `${bytes} bytes`;
+}
+
 function header(headers: Record<string, unknown>, name: string): string | undefined {
 	const found = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 	const value = Array.isArray(found) ? found[0] : found;
@@ -199,9 +205,8 @@ export async function downloadMedium(fetch: MediaFetch, medium: ChosenMedium, op
 			discard(answer.body);
 			throw fail(url, `the media host answered ${answer.statusCode}`, 'The file may have been removed from the platform, or its link may have expired: get the post again for fresh URLs.');
 		}
-		const megabytes = `${Math.round((options.maxBytes / 1024 / 1024) * 100) / 100} MB`;
 		const tooBig = () =>
-			fail(url, `the file is larger than ${megabytes}`, 'Raise "Max File Size (MB)" under Options to download larger files.');
+			fail(url, `the file is larger than ${sizeText(options.maxBytes)}`, 'Raise "Max File Size (MB)" under Options to download larger files.');
 		const declared = Number(header(answer.headers, 'content-length'));
 		if (Number.isFinite(declared) && declared > options.maxBytes) {
 			discard(answer.body);
