@@ -1,6 +1,6 @@
 /**
  * The action nodes as an agent uses them, without a language model: n8n's MCP Server Trigger exposes
- * Post › Get Many and Data › Post › Search as tools (their inputs from `$fromAI`); a plain MCP client
+ * Post › Get Many, Post › Download Media (JSON only) and Data › Post › Search as tools (their inputs from `$fromAI`); a plain MCP client
  * (JSON-RPC over n8n's Streamable HTTP transport) lists them, reads each input schema, calls them and
  * gets the simplified items; a refused input comes back as the tool's error, and the server goes on.
  */
@@ -14,6 +14,7 @@ import { e2eSuite, waitFor, type WorkflowSpec } from './lib';
 const MCP_PATH = `social-aggregator-${randomUUID().slice(0, 8)}`;
 const POSTS_TOOL = 'Get Many Posts';
 const SEARCH_TOOL = 'Search Posts';
+const MEDIA_TOOL = 'Download Post Media';
 
 const mcpWorkflow: WorkflowSpec = {
 	name: 'E2E MCP server',
@@ -58,8 +59,24 @@ const mcpWorkflow: WorkflowSpec = {
 				limit: "={{ $fromAI('limit', 'Posts per platform, 1 or more', 'number') }}",
 			},
 		},
+		{
+			id: randomUUID(),
+			name: MEDIA_TOOL,
+			type: 'n8n-nodes-social-aggregator.socialAggregatorTool',
+			typeVersion: 1.1,
+			position: [0, 400],
+			parameters: {
+				descriptionType: 'manual',
+				toolDescription: 'The images and videos of a post of the Brand mentions feed',
+				resource: 'post',
+				operation: 'downloadMedia',
+				feedId: { __rl: true, mode: 'id', value: String(SEEDED.feeds.brandMentions) },
+				postId: { __rl: true, mode: 'id', value: "={{ $fromAI('post_id', 'The ID of the post', 'number') }}" },
+			},
+		},
 	],
 	connections: {
+		[MEDIA_TOOL]: { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
 		[POSTS_TOOL]: { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
 		[SEARCH_TOOL]: { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
 	},
@@ -160,7 +177,7 @@ describe('the action nodes as tools of n8n’s MCP Server Trigger', () => {
 
 		const { tools } = (await client.request('tools/list')) as { tools: Array<{ name: string; description?: string; inputSchema: any }> };
 		const byName = new Map(tools.map((tool) => [tool.name, tool]));
-		assert.deepEqual([...byName.keys()].sort(), ['Get_Many_Posts', 'Search_Posts']);
+		assert.deepEqual([...byName.keys()].sort(), ['Download_Post_Media', 'Get_Many_Posts', 'Search_Posts']);
 		const posts = byName.get('Get_Many_Posts')!;
 		const search = byName.get('Search_Posts')!;
 		assert.equal(posts.description, 'The newest posts of the Brand mentions feed');
@@ -190,6 +207,21 @@ describe('the action nodes as tools of n8n’s MCP Server Trigger', () => {
 		assert.equal(refused.isError, true, refused.text);
 		assert.match(refused.text, /Invalid Term Type .*platform Google/);
 		assert.equal(fake.control.requests.list({ path: '/data/posts' }).length, before, 'a refused input reached the service');
+
+		// Download Media as a tool: JSON only (the simplified post and each medium), nothing downloaded.
+		const withMedia = (feedPosts as Array<{ id: number; media: { url: string } | null }>).find((post) => post.media !== null);
+		assert.ok(withMedia, got.text);
+		const media = await client.call('Download_Post_Media', { post_id: withMedia.id });
+		assert.equal(media.isError, false, media.text);
+		const described = itemsOf(media.json);
+		assert.ok(described.length >= 1, media.text);
+		for (const item of described) {
+			assert.deepEqual(Object.keys(item), [...FEED_POST, 'medium']);
+			assert.equal(item.id, withMedia.id);
+		}
+		assert.equal((described[0].medium as { url: string }).url, withMedia.media!.url);
+		assert.ok(!/"(data|binary)"/.test(media.text), 'binary reached the agent');
+		assert.equal(fake.control.media.requests().length, 0, 'a medium was downloaded for the agent');
 
 		// The server goes on after the error.
 		const again = await client.call('Get_Many_Posts', { limit: 1 });

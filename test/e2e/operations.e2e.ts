@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 
-import { KEY_PREFIX, PLATFORM_CATALOG, SEEDED } from '../fake-service';
+import { KEY_PREFIX, PLATFORM_CATALOG, SEEDED, type FakeService } from '../fake-service';
 import { e2eSuite, node, recordTiming, workflow, type BatchRun, type NodeInput, type WorkflowSpec } from './lib';
 
 const F = SEEDED.feeds;
@@ -23,9 +23,26 @@ const data = (name: string, parameters: Record<string, unknown>, extra: Partial<
 	node('socialAggregatorData', parameters as NodeInput['parameters'], { name, ...extra });
 
 const NEW_COLLABORATOR = 'e2e.collaborator@acme.example';
+
+/** Posts of the seeded feed picked for Post › Download Media: one with an image, one with a video, one whose image is broken. */
+interface MediaPosts {
+	image: { id: number; url: string };
+	video: { id: number; url: string };
+	broken: { id: number; url: string };
+}
+
+/** Download Media, then the file's bytes as base64 in `json.data` (Extract From File, keeping the item's JSON and binary). */
+const downloadAndRead = (label: string, postId: number, media: string, extra: Partial<NodeInput> = {}) => [
+	sa(`Download ${label}`, { resource: 'post', operation: 'downloadMedia', feedId: feedById(F.brandMentions), postId: String(postId), media }, extra),
+	node(
+		'n8n-nodes-base.extractFromFile',
+		{ operation: 'binaryToPropery', binaryPropertyName: 'data', destinationKey: 'data', options: { keepSource: 'both' } },
+		{ name: `Read ${label}`, typeVersion: 1.1 },
+	),
+];
 const WEBHOOK_URL = 'https://hooks.acme.example/e2e';
 
-function workflows(fakeUrl: string): WorkflowSpec[] {
+function workflows(fakeUrl: string, media: MediaPosts): WorkflowSpec[] {
 	return [
 		workflow('Account and platforms', [
 			sa('Account', { resource: 'account', operation: 'get' }),
@@ -181,6 +198,15 @@ function workflows(fakeUrl: string): WorkflowSpec[] {
 				timeout: 30,
 			}),
 		]),
+		workflow('Post image', downloadAndRead('Image', media.image.id, 'first')),
+		workflow('Post video', downloadAndRead('Video', media.video.id, 'videos')),
+		workflow('Post media, one broken, continued', [
+			sa(
+				'Download Broken',
+				{ resource: 'post', operation: 'downloadMedia', feedId: feedById(F.brandMentions), postId: String(media.broken.id), media: 'images' },
+				{ onError: 'continueRegularOutput' },
+			),
+		]),
 		workflow('A missing feed, continued', [
 			sa('Missing Feed', { resource: 'feed', operation: 'get', feedId: feedById(424242) }, { onError: 'continueRegularOutput' }),
 		]),
@@ -190,15 +216,19 @@ function workflows(fakeUrl: string): WorkflowSpec[] {
 describe('every resource of both action nodes in a real n8n (execute-batch)', () => {
 	const ctx = e2eSuite();
 	let batch: BatchRun;
+	let media: MediaPosts;
 	const run = (name: string) => batch.result(`E2E ${name}`);
 
 	before(
 		async () => {
 			const fake = ctx.backend.fake!;
 			assert.ok(fake, 'these tests need test/fake-service');
-			batch = await ctx.n8n.runBatch(workflows(ctx.backend.url));
+			media = await mediaPosts(fake);
+			batch = await ctx.n8n.runBatch(workflows(ctx.backend.url, media));
 			recordTiming(`n8n execute-batch of ${batch.entries.size} workflows (process wall time)`, batch.wallMs);
 			recordTiming(`n8n execute-batch of ${batch.entries.size} workflows (sum of workflow run times)`, batch.runMs);
+			const mediaRuns = ['Post image', 'Post video', 'Post media, one broken, continued'].map((name) => batch.result(`E2E ${name}`).runMs);
+			recordTiming('the 3 Post › Download Media workflows (sum of their run times)', mediaRuns.reduce((a, b) => a + b, 0));
 		},
 		{ timeout: 300_000 },
 	);
@@ -369,12 +399,60 @@ describe('every resource of both action nodes in a real n8n (execute-batch)', ()
 		assert.ok(String(approved.api_key).startsWith(KEY_PREFIX));
 	});
 
+	it('Post Download Media: the bytes the stand-in serves for an image and a video, named and typed; a broken URL an error item with Continue On Fail', () => {
+		const control = ctx.backend.fake!.control;
+		for (const [label, chosen, mimeType] of [
+			['Image', media.image, 'image/jpeg'],
+			['Video', media.video, 'video/mp4'],
+		] as const) {
+			const result = run(`Post ${label.toLowerCase()}`);
+			const [downloaded] = result.outputItems(`Download ${label}`);
+			assert.equal(result.outputItems(`Download ${label}`).length, 1);
+			assert.equal(downloaded.json.id, chosen.id);
+			assert.equal((downloaded.json.medium as Record<string, unknown>).url, chosen.url);
+			assert.equal(downloaded.binary?.data.mimeType, mimeType);
+			assert.equal(downloaded.binary?.data.fileName, chosen.url.split('/').pop());
+			const [read] = result.items(`Read ${label}`);
+			const bytes = Buffer.from(String(read.data), 'base64');
+			const served = control.media.file(chosen.url).bytes;
+			assert.ok(served.length > 1000);
+			assert.ok(bytes.equals(served), `${label}: ${bytes.length} bytes read back, ${served.length} served`);
+		}
+		const items = run('Post media, one broken, continued').outputItems('Download Broken');
+		assert.equal(
+			items[0].json.error,
+			`Could not download image 1 of post ${media.broken.id} from ${media.broken.url}: the media host answered 404`,
+		);
+		assert.deepEqual(items[0].pairedItem, { item: 0 });
+		assert.equal(items[0].binary, undefined);
+		for (const item of items.slice(1)) assert.equal(item.binary?.data.mimeType, 'image/jpeg');
+		const requests = control.media.requests();
+		assert.ok(requests.length >= 3, JSON.stringify(requests));
+		assert.ok(requests.every((request) => !request.carriedApiKey && !request.headers.includes('authorization')), 'a media request carried the API key');
+	});
+
 	it('an error of the service becomes the error item of a node that continues', () => {
 		const [item] = run('A missing feed, continued').items('Missing Feed');
 		assert.equal(typeof item.error, 'string', JSON.stringify(item));
 		assert.match(String(item.error), /not found/i);
 	});
 });
+
+/** With media served on loopback: a post with an image, one with a video, one with images whose first is made to 404. */
+async function mediaPosts(fake: FakeService): Promise<MediaPosts> {
+	fake.control.media.serve(true);
+	const answer = await fetch(`${fake.url}/feeds/${F.brandMentions}/posts?per_page=100`, { headers: { Authorization: `Bearer ${fake.control.keys.owner}` } });
+	const posts = ((await answer.json()) as { data: Array<{ id: number; media: Array<{ type: string; url: string }> }> }).data;
+	const first = (type: string, skip: number[] = []) => {
+		const post = posts.find((p) => !skip.includes(p.id) && p.media[0]?.type === type);
+		assert.ok(post, `the seeded feed has no post with a ${type}`);
+		return { id: post.id, url: post.media[0].url };
+	};
+	const image = first('image');
+	const broken = first('image', [image.id]);
+	fake.control.media.set(broken.url, { status: 404 });
+	return { image, video: first('video'), broken };
+}
 
 /** The named fields of an object (assert.deepEqual on them shows a readable diff). */
 function pick(actual: unknown, keys: string[]): Record<string, unknown> {
