@@ -10,12 +10,12 @@ import type {
 } from 'n8n-workflow';
 
 import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../shared/answers';
-import { errorItem, isObject, toNodeError } from '../shared/errors';
+import { apiErrorFromResponse, errorItem, isObject, toNodeError } from '../shared/errors';
 import { MAX_PER_PAGE } from '../shared/constants';
 import { checkLimit } from '../shared/input';
 import { duration } from '../shared/budget';
 import { budgetRefusal, partialNote } from '../shared/budgetErrors';
-import { collectPages, ListAlreadyFailed, postKey, StoppedPartWay } from '../shared/pagination';
+import { collectPages, findInPages, ListAlreadyFailed, postKey, StoppedPartWay } from '../shared/pagination';
 import { valid } from '../shared/refusal';
 import { budgetWaitFrom, retryPolicyFrom } from '../shared/requestOptions';
 import { retryTiming } from '../shared/retry';
@@ -70,6 +70,11 @@ interface RouteSpec {
 	shape?: RecordShape;
 	/** Items made from the record read, instead of the record itself: files in binary fields (Post › Download Media). */
 	files?: Files;
+	/**
+	 * A read the live service may lack (it answers 404 for a record that exists): the record is then looked for by
+	 * the path's last ID in this page-numbered list, and only a record missing there too is the 404 error.
+	 */
+	findIn?: string;
 }
 
 /** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
@@ -111,6 +116,24 @@ function sender(spec: RouteSpec) {
 	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
 	const prepare = [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])];
 	const deletes = spec.method === 'DELETE' ? ids.at(-1) : undefined;
+	const lastId = ids.at(-1);
+	/** The record of the path's last ID in the list `path`, after its own read answered 404; else that 404's error. */
+	async function findListed(
+		this: IExecutePaginationFunctions,
+		read: RequestOptions,
+		path: string,
+		notFound: SentResponse,
+		rules: SendRules & { itemIndex: number },
+	): Promise<IDataObject> {
+		const list = sendByRules.call(this, { ...read, url: path, method: 'GET', qs: undefined }, { ...rules, method: 'GET', request: `GET ${path}` });
+		const found = await findInPages(async (page, perPage) => {
+			const answer = await list({ page, per_page: perPage });
+			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
+		}, parameterText.call(this, lastId!));
+		if (found) return found;
+		throw apiErrorFromResponse(this.getNode(), notFound, rules.itemIndex, undefined, rules.request);
+	}
+
 	return async function send(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -152,6 +175,9 @@ function sender(spec: RouteSpec) {
 			let results: IDataObject[];
 			if (spec.list === 'paged') {
 				results = await pagedList(sendRequest, limit, budget);
+			} else if (spec.findIn) {
+				const read = await sendByRules.call(this, options, { ...rules, acceptStatuses: [404] })({});
+				results = read.statusCode === 404 ? [await findListed.call(this, options, spec.findIn, read, rules)] : answerItems(spec, method, read);
 			} else {
 				const answer = await sendRequest({}, spec.verify);
 				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { eventList } from '../shared/input';
-import { collectPages } from '../shared/pagination';
+import { collectPages, findInPages } from '../shared/pagination';
 import { webhookUrlProblem } from '../shared/webhookUrl';
 import { listAnswer, objectAnswer } from '../shared/answers';
 import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
@@ -101,17 +101,18 @@ async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void
 	});
 }
 
+/** One page of the subscriptions (`GET /webhooks`). */
+function listPage(ctx: IHookFunctions) {
+	return async (page: number, perPage: number) => {
+		const request = { method: 'GET' as const, path: '/webhooks', qs: { page, per_page: perPage } };
+		const answer = await apiRequestChecked(ctx, request, (body, at) => listAnswer(body, { ...at, page }));
+		return answer as { data: WebhookSubscription[] };
+	};
+}
+
 /** Deletes every subscription at `url` (its secret is not stored, so none of its deliveries could be verified). */
 async function deleteAllAt(ctx: IHookFunctions, url: string, log: boolean): Promise<void> {
-	const subscriptions = await collectPages<WebhookSubscription>({
-		returnAll: true,
-		fetchPage: async (page, perPage) => {
-			const request = { method: 'GET' as const, path: '/webhooks', qs: { page, per_page: perPage } };
-			const answer = await apiRequestChecked(ctx, request, (body, at) => listAnswer(body, { ...at, page }));
-			return answer as { data: WebhookSubscription[] };
-		},
-		key: (s) => s.id,
-	});
+	const subscriptions = await collectPages<WebhookSubscription>({ returnAll: true, fetchPage: listPage(ctx), key: (s) => s.id });
 	for (const orphan of subscriptions) {
 		if (orphan.url !== url) continue;
 		const why = `removing subscription ${orphan.id} at this trigger's URL; its signing secret is not stored`;
@@ -133,9 +134,11 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	if (!stored?.id) return false;
 	const id = String(stored.id);
 	const request = { method: 'GET' as const, path: `/webhooks/${encodeURIComponent(id)}`, acceptStatuses: [404] };
-	const found = await apiRequestChecked(ctx, request, (body, at) =>
+	const read = await apiRequestChecked(ctx, request, (body, at) =>
 		at.statusCode === 404 ? undefined : (objectAnswer(body, at) as WebhookSubscription),
 	);
+	// The live service has no GET /webhooks/{id} (404 for a subscription that exists): look in the list.
+	const found = read ?? (await findInPages(listPage(ctx), id));
 	if (found) {
 		const problems: string[] = [];
 		if (found.url !== url) problems.push('its URL differs from this trigger’s webhook URL');

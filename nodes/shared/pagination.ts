@@ -32,6 +32,24 @@ interface CollectPagesOptions<T> {
 }
 
 /**
+ * The record with this `id` in a page-numbered list, asked page by page until it is found or the list ends (a
+ * short or empty page, or `meta.total_pages`). For a record the live service has no single read of: its endpoint
+ * map lacks `GET /webhooks/{id}`, and its own node finds a subscription in `GET /webhooks`.
+ */
+export async function findInPages<T extends { id?: unknown }>(
+	fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
+	id: string,
+): Promise<T | undefined> {
+	for (let page = 1; ; page++) {
+		const { data, meta } = await fetchPage(page, MAX_PER_PAGE);
+		const found = data.find((record) => String(record.id) === id);
+		if (found) return found;
+		const last = typeof meta?.total_pages === 'number' ? page >= meta.total_pages : data.length < MAX_PER_PAGE;
+		if (last || data.length === 0) return undefined;
+	}
+}
+
+/**
  * A list that stopped after some pages (a refusal after page 1, a fault after its retries): the items of the pages
  * fetched without a gap, in order, so that what was spent can still be output.
  */

@@ -1,5 +1,5 @@
 /** GET /account, GET /platforms, and the upgrade page behind magic links. */
-import { PLANS, PLATFORM_CATALOG } from './catalog';
+import { livePlatformCatalog, PLANS, PLATFORM_CATALOG } from './catalog';
 import { keyPreview, requireAuth } from './keys';
 import type { Service } from './service';
 import { iso } from './util';
@@ -37,7 +37,7 @@ export function registerAccount(svc: Service): void {
 
 	svc.api.get('/platforms', (ctx) => {
 		requireAuth(ctx);
-		return { status: 200, body: { data: PLATFORM_CATALOG } };
+		return { status: 200, body: { data: ctx.svc.shapes === 'live' ? livePlatformCatalog() : PLATFORM_CATALOG } };
 	});
 
 	svc.web.get('/upgrade', (ctx) => ({ status: 200, text: `<html><body><h1>Upgrade to ${String(ctx.query.plan ?? '')}</h1></body></html>` }));

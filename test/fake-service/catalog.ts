@@ -147,6 +147,23 @@ export const PLATFORM_CATALOG: CatalogPlatform[] = [
 	},
 ];
 
+/**
+ * GET /platforms in the live shape: `requires_connection` is an object, a boolean, null or absent (SERVICE-NOTES.md).
+ * A term type the Data API serves says `false`, a feed-only one without a connection is null (YouTube) or has no
+ * such field (RSS), and one of Threads' says only `true`.
+ */
+export function livePlatformCatalog(): Array<Record<string, unknown>> {
+	return PLATFORM_CATALOG.map((p) => ({
+		...p,
+		term_types: p.term_types.map((t): Record<string, unknown> => {
+			if (t.requires_connection !== null) return p.platform === 'Threads' && t.term_type === 'hashtag' ? { ...t, requires_connection: true } : { ...t };
+			if (DATA_PLATFORM_BY_NAME.get(p.platform)?.termTypes.includes(t.term_type as TermType)) return { ...t, requires_connection: false };
+			if (p.platform === 'RSS') return { term_type: t.term_type, display_name: t.display_name };
+			return { ...t };
+		}),
+	}));
+}
+
 export const CATALOG_BY_NAME = new Map(PLATFORM_CATALOG.map((p) => [p.platform, p]));
 
 export type PlanId = 'free' | 'pro' | 'team' | 'enterprise';

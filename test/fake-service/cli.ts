@@ -1,12 +1,14 @@
 /**
  * npm run fake-service -- [--port 4010] [--latency 50] [--seed demo] [--demo] [--auto-sync]
- *   [--start 2025-06-01T12:00:00Z | --start now] [--allow-http-webhooks] [--no-rate-limits] [--json]
+ *   [--start 2025-06-01T12:00:00Z | --start now] [--allow-http-webhooks] [--no-rate-limits] [--shapes live|spec] [--json]
  * --demo: an extra 300-post feed, auto-sync, and the clock starting now (else 2025-06-01T12:00:00Z).
  * Env: FAKE_SERVICE_PORT, FAKE_SERVICE_LATENCY_MS, FAKE_SERVICE_SEED, FAKE_SERVICE_DEMO=1,
- *   FAKE_SERVICE_AUTO_SYNC=1, FAKE_SERVICE_START, FAKE_SERVICE_ALLOW_HTTP_WEBHOOKS=1, FAKE_SERVICE_NO_RATE_LIMITS=1.
+ *   FAKE_SERVICE_AUTO_SYNC=1, FAKE_SERVICE_START, FAKE_SERVICE_ALLOW_HTTP_WEBHOOKS=1, FAKE_SERVICE_NO_RATE_LIMITS=1,
+ *   FAKE_SERVICE_SHAPES (live, the default, or spec: the legal shape of every answer).
  * Prints the base URL and a ready API key (as text, or one JSON line with --json).
  */
 import { start } from './server';
+import { DEFAULT_SHAPES, parseShapes } from './shapes';
 
 function parseArgs(argv: string[]): Map<string, string> {
 	const out = new Map<string, string>();
@@ -38,17 +40,19 @@ async function main(): Promise<void> {
 		autoSync: flag('auto-sync', 'FAKE_SERVICE_AUTO_SYNC') || flag('demo', 'FAKE_SERVICE_DEMO'),
 		allowHttpWebhooks: flag('allow-http-webhooks', 'FAKE_SERVICE_ALLOW_HTTP_WEBHOOKS'),
 		limits: { enabled: !flag('no-rate-limits', 'FAKE_SERVICE_NO_RATE_LIMITS') },
+		shapes: parseShapes(args.get('shapes') ?? env.FAKE_SERVICE_SHAPES ?? DEFAULT_SHAPES),
 		// The demo starts at the real time so its posts look recent; tests pin the start.
 		clock: { start: startAt === 'now' || (startAt === undefined && flag('demo', 'FAKE_SERVICE_DEMO')) ? Date.now() : startAt },
 		webhooks: { retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000] },
 	});
-	const info = { url: svc.url, apiKey: svc.control.keys.owner, control: `${svc.origin}/_control`, keys: svc.control.keys };
+	const info = { url: svc.url, apiKey: svc.control.keys.owner, control: `${svc.origin}/_control`, keys: svc.control.keys, shapes: svc.control.shapes() };
 	if (args.has('json')) process.stdout.write(`${JSON.stringify(info)}\n`);
 	else {
 		process.stdout.write(
 			[
 				`Fake Social Post Aggregation Service on ${svc.origin}`,
 				`Base URL: ${svc.url}`,
+				`Shapes:   ${svc.control.shapes()}`,
 				`API key:  ${svc.control.keys.owner}   (owner of "Acme Media", Team plan)`,
 				`Control:  ${svc.origin}/_control   (GET /_control/seed lists every seeded key and id)`,
 				'',

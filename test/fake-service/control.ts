@@ -7,10 +7,8 @@ import {
 	addDataPosts,
 	configureData,
 	failData,
-	setProfileShape,
 	type DataConfigureOptions,
 	type DataFailOptions,
-	type ProfileShape,
 } from './dataApi';
 import type { FaultSpec } from './faults';
 import { seedFeed, syncFeed, type SeedFeedOptions, type SyncResult } from './feeds';
@@ -21,6 +19,7 @@ import type { KeyLimits } from './rateLimit';
 import type { Reply } from './router';
 import { KEYS, SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
 import type { RequestLogEntry, Service } from './service';
+import { parseShapes, type Shapes } from './shapes';
 import { openConnectionLink, socialAccountJson } from './social';
 import type { Account, Delivery, EmailRecord, ModerationStatus } from './types';
 import { acceptInvitation, consumeSignInToken, userJson } from './users';
@@ -64,9 +63,13 @@ export interface Control {
 		advance(ms: number): Date;
 		set(time: string | number | Date): Date;
 	};
-	/** Back to the seed state: data, clock, faults, answers, limits, log, latency, credits. */
+	/** Back to the seed state: data, clock, faults, answers, limits, log, latency, credits, and the start option's shapes. */
 	reset(): void;
 	setLatency(ms: number): void;
+	/** Every answer from now on in this legal shape (`live` or `spec`), until the next reset. */
+	setShapes(shapes: Shapes): void;
+	/** The shape answers take now. */
+	shapes(): Shapes;
 
 	faults: {
 		add(spec: FaultSpec): string;
@@ -148,8 +151,6 @@ export interface Control {
 		addPosts(platform: string, term: string, count: number, termType?: string): Record<string, unknown>[];
 		credits(): { total: number; byPlatform: Record<string, number>; requests: number };
 		resetCredits(): void;
-		/** GET /data/profiles answers in this shape until the next reset (default 'grouped', the live one). */
-		setProfileShape(shape: ProfileShape): void;
 		clear(): void;
 	};
 }
@@ -174,6 +175,10 @@ export function buildControl(svc: Service): Control {
 		setLatency: (ms) => {
 			svc.latencyMs = ms;
 		},
+		setShapes: (shapes) => {
+			svc.shapes = parseShapes(shapes);
+		},
+		shapes: () => svc.shapes,
 		faults: {
 			add: (spec) => svc.faults.add(spec),
 			list: () => svc.faults.all(),
@@ -312,7 +317,6 @@ export function buildControl(svc: Service): Control {
 			resetCredits: () => {
 				svc.state.credits = { total: 0, byPlatform: {}, requests: 0 };
 			},
-			setProfileShape: (shape) => setProfileShape(svc.state, shape),
 			clear: () => {
 				svc.state.dataConfig.clear();
 				svc.state.dataFailures = [];
@@ -366,6 +370,8 @@ export function registerControlRoutes(svc: Service): void {
 	c.get('/seed', wrap(() => ({ keys: KEYS, seeded: SEEDED, webhookSecrets: SEEDED_WEBHOOK_SECRETS, url: svc.baseUrl, origin: svc.origin })));
 	c.post('/reset', wrap(() => svc.reset()));
 	c.post('/latency', wrap((b) => ctl().setLatency(num(b.ms, 'ms'))));
+	c.get('/shapes', wrap(() => ({ shapes: svc.shapes })));
+	c.post('/shapes', wrap((b) => ctl().setShapes(b.shapes as Shapes)));
 
 	c.get('/clock', wrap(() => ({ now: svc.clock.iso() })));
 	c.post('/clock/advance', wrap((b) => ({ now: svc.clock.advance(num(b.ms, 'ms')).toISOString() })));
@@ -424,6 +430,5 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/data/posts', wrap((b) => addDataPosts(svc, str(b.platform, 'platform'), str(b.term, 'term'), num(b.count ?? 1, 'count'), b.termType as string | undefined)));
 	c.get('/data/credits', wrap(() => ctl().data.credits()));
 	c.delete('/data/credits', wrap(() => ctl().data.resetCredits()));
-	c.post('/data/profile-shape', wrap((b) => setProfileShape(svc.state, str(b.shape, 'shape'))));
 	c.delete('/data', wrap(() => ctl().data.clear()));
 }

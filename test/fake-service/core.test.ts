@@ -204,6 +204,7 @@ describe('latency', () => {
 
 describe('rate limits', () => {
 	test('a tight limit for one key: 429, envelope, Retry-After in whole seconds; other keys unaffected', async () => {
+		h.fake.control.setShapes('spec'); // SPEC.md's 429 as this stand-in chose it: with Retry-After
 		h.fake.control.rateLimits.set(KEYS.manager, { requestsPerHour: 3 });
 		for (let i = 0; i < 3; i++) expect((await h.api.get('/account', { key: KEYS.manager })).status).toBe(200);
 		const res = await h.api.get('/account', { key: KEYS.manager });
@@ -218,6 +219,7 @@ describe('rate limits', () => {
 	});
 
 	test('default tier of a free-plan permanent key: 60/minute burst, then the minute window resets', async () => {
+		h.fake.control.setShapes('spec'); // SPEC.md's 429 as this stand-in chose it: with Retry-After
 		for (let i = 0; i < 60; i++) expect((await h.api.get('/account', { key: KEYS.freeOwner })).status).toBe(200);
 		const res = await h.api.get('/account', { key: KEYS.freeOwner });
 		expect(res.status).toBe(429);
@@ -227,6 +229,7 @@ describe('rate limits', () => {
 	});
 
 	test('300/hour for a free-plan permanent key', async () => {
+		h.fake.control.setShapes('spec'); // SPEC.md's 429 as this stand-in chose it: with Retry-After
 		h.fake.control.rateLimits.set(KEYS.freeOwner, { burstPerMinute: null });
 		for (let i = 0; i < 300; i++) {
 			const r = await h.api.get('/platforms', { key: KEYS.freeOwner });
@@ -311,7 +314,7 @@ describe('rate limits', () => {
 	});
 
 	test('windowScale shrinks the windows (tests run in seconds)', async () => {
-		const fast = await start({ limits: { windowScale: 0.01, perKey: { [KEYS.owner]: { burstPerMinute: 2 } } } });
+		const fast = await start({ shapes: 'spec', limits: { windowScale: 0.01, perKey: { [KEYS.owner]: { burstPerMinute: 2 } } } });
 		try {
 			const get = () => fetch(`${fast.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
 			expect((await get()).status).toBe(200);

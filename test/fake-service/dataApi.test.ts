@@ -91,6 +91,7 @@ describe('GET /data/posts: shape and field rules', () => {
 
 describe('GET /data/posts: rules 1-6', () => {
 	test('rule 1: unknown platform and unsupported term_type are entries; other platforms still return', async () => {
+		h.fake.control.setShapes('spec'); // SPEC.md's table names X only as Twitter; the live service takes X too (shapes.test.ts)
 		const res = await posts({ term: 'acme', term_type: 'username', platforms: 'Twitter,MySpace,Reddit,X' });
 		expect(res.status).toBe(200);
 		expect(entry(res, 'Twitter')).toMatchObject({ success: true, count: 20 });
@@ -291,8 +292,8 @@ describe('Data API controls', () => {
 });
 
 describe('GET /data/profiles', () => {
-	test('the flat shape (chosen through the control API): profiles per term and platform, Google place ids usable for reviews', async () => {
-		expect((await h.origin.post('/_control/data/profile-shape', { shape: 'flat' })).status).toBe(200);
+	test('the spec shape (chosen through the control API): flat profiles per term and platform, Google place ids usable for reviews', async () => {
+		expect((await h.origin.post('/_control/shapes', { shapes: 'spec' })).status).toBe(200);
 		const res = await h.api.get('/data/profiles', { query: { term: 'Acme Coffee Berlin,acme', platforms: 'Google,Twitter,MySpace' } });
 		expect(res.status).toBe(200);
 		const google = res.body.data.find((p: any) => p.platform === 'Google' && p.term === 'Acme Coffee Berlin');
@@ -329,9 +330,8 @@ describe('GET /data/profiles', () => {
 		const reviews = await posts({ term: google.handle, term_type: 'reviews', platforms: 'Google' });
 		expect(entry(reviews, 'Google')).toMatchObject({ success: true });
 	});
-	test('the profile shape is grouped or flat, anything else is refused; a reset brings back the live shape', async () => {
-		expect((await h.origin.post('/_control/data/profile-shape', { shape: 'nested' })).status).toBe(400);
-		h.fake.control.data.setProfileShape('flat');
+	test('profiles follow the shapes: flat in spec, grouped in live; a reset brings back the start option (live)', async () => {
+		h.fake.control.setShapes('spec');
 		const flat = await h.api.get('/data/profiles', { query: { term: 'nasa', platforms: 'Twitter' } });
 		expect(flat.body.data[0]).toMatchObject({ platform: 'Twitter', term: 'nasa', name: 'nasa' });
 		h.fake.control.reset();

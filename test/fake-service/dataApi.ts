@@ -184,6 +184,12 @@ function unknownPlatform(name: string): PlatformStatus {
 	};
 }
 
+/** A Data API platform by its request name; live, `X` names Twitter too (the service's own node sends it). */
+function dataPlatformNamed(svc: Service, name: string): DataPlatform | undefined {
+	if (name === 'X' && svc.shapes === 'live') return DATA_PLATFORM_BY_NAME.get('Twitter');
+	return DATA_PLATFORM_BY_NAME.get(name);
+}
+
 function dataPosts(ctx: Ctx): Record<string, unknown> {
 	const svc = ctx.svc;
 	const term = first(ctx.query, 'term');
@@ -225,7 +231,7 @@ function dataPosts(ctx: Ctx): Record<string, unknown> {
 	const data: Record<string, unknown>[] = [];
 	const pages: Array<{ platform: DataPlatform; posts: Record<string, unknown>[]; entry: PlatformStatus }> = [];
 	for (const name of names) {
-		const platform = DATA_PLATFORM_BY_NAME.get(name);
+		const platform = dataPlatformNamed(svc, name);
 		if (!platform) {
 			entries.push(unknownPlatform(name));
 			continue;
@@ -262,9 +268,14 @@ function dataPosts(ctx: Ctx): Record<string, unknown> {
 		const page = rest.slice(0, pageSize);
 		const more = platform.paginated && rest.length > page.length;
 		const next = more ? encodeCursor(svc, { p: name, t: termType, q: stripPrefix(cleanTerm).toLowerCase(), b: page[page.length - 1].seq }) : null;
-		const entry: PlatformStatus = { platform: name, success: true, count: page.length, next_cursor: next, has_more: next !== null };
+		// Live, a platform with nothing to give answers success without a cursor; SPEC.md's rule 3 gives every success one.
+		const entry: PlatformStatus =
+			page.length === 0 && svc.shapes === 'live'
+				? { platform: name, success: true, count: 0 }
+				: { platform: name, success: true, count: page.length, next_cursor: next, has_more: next !== null };
 		entries.push(entry);
-		pages.push({ platform, posts: page.map((it) => dataPostJson(svc, platform, termType, cleanTerm, it)), entry });
+		// Posts carry the platform's name as it was asked for (`X` or `Twitter`).
+		pages.push({ platform, posts: page.map((it) => ({ ...dataPostJson(svc, platform, termType, cleanTerm, it), platform: name })), entry });
 	}
 	checkCredits(ctx, pages.map((p) => p.platform));
 	charge(ctx, pages.map((p) => p.platform));
@@ -278,7 +289,7 @@ function placeId(name: string): string {
 	return `ChIJ${h1}${h2}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(20, 'Q');
 }
 
-/** The earlier flat shape (CONTRIBUTING.md): one record per platform and handle, the profile's fields at the top. */
+/** The spec shape (CONTRIBUTING.md's earlier choice, SPEC.md shows none): one record per platform and handle, the profile's fields at the top. */
 function flatProfile(svc: Service, name: string, term: string): Record<string, unknown> {
 	const r = rng(hash32(`${svc.seed}|profile|${name}|${term.toLowerCase()}`));
 	const handle = stripPrefix(term).toLowerCase().replace(/[^a-z0-9_.-]+/g, '');
@@ -338,7 +349,7 @@ function dataProfiles(ctx: Ctx): Record<string, unknown> {
 	const ok: DataPlatform[] = [];
 	const data: Record<string, unknown>[] = [];
 	for (const name of names) {
-		const platform = DATA_PLATFORM_BY_NAME.get(name);
+		const platform = dataPlatformNamed(svc, name);
 		if (!platform) {
 			entries.push(unknownPlatform(name));
 			continue;
@@ -348,7 +359,7 @@ function dataProfiles(ctx: Ctx): Record<string, unknown> {
 			entries.push({ platform: name, success: false, error_code: failure.errorCode, message: failure.message });
 			continue;
 		}
-		for (const term of terms) data.push(ctx.state.profileShape === 'flat' ? flatProfile(svc, name, term) : profileGroup(svc, name, term));
+		for (const term of terms) data.push(svc.shapes === 'spec' ? flatProfile(svc, name, term) : profileGroup(svc, name, term));
 		ok.push(platform);
 		entries.push({ platform: name, success: true, count: terms.length, next_cursor: null, has_more: false });
 	}
@@ -381,14 +392,6 @@ export function configureData(state: State, platform: string, options: DataConfi
 	if (options.pages !== undefined) cfg.totalPosts = options.pages * pageSize;
 	if (options.totalPosts !== undefined) cfg.totalPosts = options.totalPosts;
 	state.dataConfig.set(key, cfg);
-}
-
-/** Which of the two legal shapes GET /data/profiles answers: the live grouped one (default) or the earlier flat one. */
-export type ProfileShape = 'grouped' | 'flat';
-
-export function setProfileShape(state: State, shape: string): void {
-	if (shape !== 'grouped' && shape !== 'flat') throw new Error(`the profile shape is "grouped" or "flat", not ${shape}`);
-	state.profileShape = shape;
 }
 
 export interface DataFailOptions {

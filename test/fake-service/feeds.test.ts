@@ -16,6 +16,7 @@ function expectUpgradeAction(action: Record<string, unknown>, current: string, r
 
 describe('GET /platforms', () => {
 	test('the 14 Data API platforms with SPEC term types (no connection) plus connection-requiring types', async () => {
+		h.fake.control.setShapes('spec'); // requires_connection as SPEC.md's object, or null; the live forms: shapes.test.ts
 		const res = await h.api.get('/platforms');
 		expect(res.status).toBe(200);
 		const byName = new Map<string, any>(res.body.data.map((p: any) => [p.platform, p]));

@@ -12,3 +12,4 @@ export { KEYS, SEEDED, SEEDED_WEBHOOK_SECRETS, KEY_LABELS } from './seed';
 export { Clock, DEFAULT_CLOCK_START } from './clock';
 export { DATA_PLATFORMS, PLATFORM_CATALOG, PLANS, WEBHOOK_EVENTS, KEY_PREFIX } from './catalog';
 export { DEFAULT_RETRY_DELAYS_MS } from './webhooks';
+export { SHAPES, DEFAULT_SHAPES, SIGNATURE_HEADERS, type Shapes } from './shapes';

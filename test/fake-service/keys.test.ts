@@ -47,6 +47,7 @@ describe('Temporary key lifetime (SPEC table)', () => {
 	});
 
 	test('issued, unconfirmed: 60 requests/hour', async () => {
+		h.fake.control.setShapes('spec'); // the 429 says when the hour ends (Retry-After)
 		const { api_key } = (await authorize({ email: 'sixty@example.com', client_name: 'n8n' })).body;
 		for (let i = 0; i < 60; i++) expect((await h.api.get('/platforms', { key: api_key })).status).toBe(200);
 		const res = await h.api.get('/platforms', { key: api_key });

@@ -81,13 +81,13 @@ export function enforceRateLimit(svc: Service, auth: Auth): void {
 	throw new ApiError(
 		429,
 		'rate_limit_exceeded',
-		svc.limiter.retryAfterHeader
+		svc.retryAfterHeader
 			? `Rate limit exceeded: ${n} requests per ${over.limit}. Retry after ${over.retryAfter} s.`
 			: `Rate limit exceeded: ${n} requests per ${over.limit}.`,
 		{},
 		undefined,
 		{
-			...(svc.limiter.retryAfterHeader ? { 'Retry-After': String(over.retryAfter) } : {}),
+			...(svc.retryAfterHeader ? { 'Retry-After': String(over.retryAfter) } : {}),
 			...svc.limiter.headersFor(auth.key.id, tier, svc.clock.now()),
 		},
 		extra,

@@ -12,8 +12,8 @@ export interface LimitsOptions {
 	/** Multiplies the window lengths (hour and minute); 0.01 makes the hour 36 s and the minute 0.6 s. */
 	windowScale?: number;
 	/**
-	 * false: a 429 of the rate limit carries no Retry-After header (SPEC.md does not
-	 * promise one). Default true.
+	 * true: a 429 of the rate limit carries Retry-After; false: it does not (SPEC.md does not promise one,
+	 * the live service sends none). Default: as the shapes say (spec: true, live: false).
 	 */
 	retryAfter?: boolean;
 	/**
@@ -39,8 +39,8 @@ export class RateLimiter {
 	constructor(
 		public enabled: boolean,
 		public windowScale: number,
-		/** Whether a 429 says when to retry (Retry-After). */
-		public retryAfterHeader = true,
+		/** Whether a 429 says when to retry (Retry-After); undefined: as the shapes say. */
+		public retryAfterHeader: boolean | undefined = undefined,
 		/** Whether answers carry `X-RateLimit-*` headers. */
 		public limitHeaders = false,
 	) {}

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'http';
 import type { Service } from './service';
 import type { State } from './state';
 import type { Account, ApiKey, User } from './types';
+import type { Shapes } from './shapes';
 import type { Query } from './util';
 
 export interface Auth {
@@ -41,6 +42,8 @@ export interface Route {
 	pattern: string;
 	/** false: no Bearer key needed (POST /authorize, GET /authorize/{id}). */
 	auth: boolean;
+	/** A route of one shape only (the live endpoint map lacks `GET /webhooks/{id}`); absent: both. */
+	onlyIn?: Shapes;
 	handler: Handler;
 	re: RegExp;
 	names: string[];
@@ -66,12 +69,12 @@ export function compilePattern(pattern: string): { re: RegExp; names: string[] }
 export class Router {
 	readonly routes: Route[] = [];
 
-	add(method: string, pattern: string, handler: Handler, options: { auth?: boolean } = {}): void {
+	add(method: string, pattern: string, handler: Handler, options: { auth?: boolean; onlyIn?: Shapes } = {}): void {
 		const { re, names } = compilePattern(pattern);
-		this.routes.push({ method, pattern, auth: options.auth ?? true, handler, re, names });
+		this.routes.push({ method, pattern, auth: options.auth ?? true, onlyIn: options.onlyIn, handler, re, names });
 	}
 
-	get(pattern: string, handler: Handler, options?: { auth?: boolean }): void {
+	get(pattern: string, handler: Handler, options?: { auth?: boolean; onlyIn?: Shapes }): void {
 		this.add('GET', pattern, handler, options);
 	}
 
@@ -91,9 +94,10 @@ export class Router {
 		this.add('DELETE', pattern, handler);
 	}
 
-	match(method: string, path: string): { route: Route; params: Record<string, string> } | { route: null; pathExists: boolean } {
+	match(method: string, path: string, shapes?: Shapes): { route: Route; params: Record<string, string> } | { route: null; pathExists: boolean } {
 		let pathExists = false;
 		for (const route of this.routes) {
+			if (route.onlyIn && shapes && route.onlyIn !== shapes) continue;
 			const m = route.re.exec(path);
 			if (!m) continue;
 			if (route.method !== method) {

@@ -10,6 +10,7 @@ import { registerMediaControl } from './media';
 import { registerPosts } from './posts';
 import type { Auth, Ctx, Reply, Router } from './router';
 import { Service, type StartOptions } from './service';
+import { liveErrorReply } from './shapes';
 import { registerSocial } from './social';
 import { registerUsers } from './users';
 import { ApiError, type Query } from './util';
@@ -82,7 +83,13 @@ function send(res: ServerResponse, reply: Reply, transmission: Transmission = 'w
 	res.end(payload);
 }
 
-function errorReply(err: unknown): Reply {
+/** A method and path the service has no route for (in this shape: see `onlyIn` in router.ts). */
+class NoRoute extends ApiError {}
+
+function errorReply(err: unknown, svc?: Service): Reply {
+	// The live service routes by method and path and answers one it lacks with its web framework's 404,
+	// without SPEC.md's envelope.
+	if (err instanceof NoRoute && svc?.shapes === 'live') return { status: 404, body: { status: 404, error: 'Not Found' } };
 	if (err instanceof ApiError) return { status: err.status, body: err.body(), headers: err.headers };
 	const message = err instanceof Error ? err.message : String(err);
 	return { status: 500, body: { error: { code: 'internal_error', message: `fake service error: ${message}`, details: {} } } };
@@ -98,10 +105,10 @@ function parseJson(raw: string): unknown {
 }
 
 async function dispatch(svc: Service, router: Router, ctx: Ctx, withAuth: boolean): Promise<Reply> {
-	const found = router.match(ctx.method, ctx.path);
+	const found = router.match(ctx.method, ctx.path, svc.shapes);
 	if (!found.route) {
-		if (found.pathExists) throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
-		throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
+		if (found.pathExists) throw new NoRoute(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+		throw new NoRoute(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
 	}
 	ctx.params = found.params;
 	if (withAuth && found.route.auth) {
@@ -152,7 +159,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		try {
 			reply = await dispatch(svc, svc.api, ctx, true);
 		} catch (err) {
-			reply = errorReply(err);
+			reply = errorReply(err, svc);
 		}
 		const answered = svc.answers.apply(method, path, query, reply);
 		reply = svc.media.rewrite(answered.reply);
@@ -178,6 +185,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		req.socket.destroy();
 		return;
 	}
+	if (svc.shapes === 'live') reply = liveErrorReply(reply);
 	const transmission: Transmission = fault?.kind === 'truncated' || fault?.kind === 'badEncoding' ? fault.kind : 'whole';
 	send(res, reply, transmission);
 }

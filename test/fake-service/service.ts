@@ -6,6 +6,7 @@ import { MediaHost } from './media';
 import { syncFeed } from './feeds';
 import { socialAccountTick } from './social';
 import { RateLimiter, type LimitsOptions } from './rateLimit';
+import { DEFAULT_SHAPES, parseShapes, SIGNATURE_HEADERS, type Shapes } from './shapes';
 import { Router } from './router';
 import { buildSeed } from './seed';
 import type { State } from './state';
@@ -24,8 +25,10 @@ export interface StartOptions {
 	limits?: LimitsOptions;
 	/** Accept http:// webhook URLs (tests). Default false: https only. */
 	allowHttpWebhooks?: boolean;
-	/** Signature header name for deliveries. Default 'X-Service-Signature'. */
+	/** Signature header name for deliveries. Default: the one of the shapes (live `X-SocialAggregator-Signature`, spec `X-Service-Signature`). */
 	signatureHeader?: string;
+	/** Which legal shape every answer takes: `live` (SERVICE-NOTES.md, the default) or `spec` (SPEC.md). `control.setShapes()` later; a reset returns to this. */
+	shapes?: Shapes;
 	webhooks?: WebhookOptions;
 	/** Sync feeds on the clock (each feed by its sync_interval; 60 min when null). Default false. */
 	autoSync?: boolean | { postsPerSync?: number };
@@ -87,7 +90,8 @@ export class Service {
 
 	readonly seed: string;
 
-	readonly signatureHeader: string;
+	/** The shape of every answer (shapes.ts); kept across requests until a reset. */
+	shapes: Shapes;
 
 	readonly allowHttpWebhooks: boolean;
 
@@ -99,19 +103,29 @@ export class Service {
 		this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock ?? {});
 		this.seed = String(options.seed ?? 'social-aggregator');
 		this.latencyMs = options.latencyMs ?? 0;
-		this.signatureHeader = options.signatureHeader ?? 'X-Service-Signature';
+		this.shapes = parseShapes(options.shapes ?? DEFAULT_SHAPES);
 		this.allowHttpWebhooks = options.allowHttpWebhooks ?? false;
 		this.autoSync = options.autoSync ? { postsPerSync: typeof options.autoSync === 'object' ? options.autoSync.postsPerSync ?? 1 : 1 } : null;
 		this.limiter = new RateLimiter(
 			options.limits?.enabled ?? true,
 			options.limits?.windowScale ?? 1,
-			options.limits?.retryAfter ?? true,
+			options.limits?.retryAfter,
 			options.limits?.headers ?? false,
 		);
 		this.webhooks = new WebhookEngine(this, options.webhooks ?? {});
 		this.media = new MediaHost(this, options.serveMedia ?? false);
 		this.state = buildSeed(this);
 		this.applyLimitOverrides();
+	}
+
+	/** The delivery signature header: the start option, else the shapes' one. */
+	get signatureHeader(): string {
+		return this.options.signatureHeader ?? SIGNATURE_HEADERS[this.shapes];
+	}
+
+	/** Whether a 429 of the rate limit carries Retry-After: as set (start option or control), else only in the spec shape. */
+	get retryAfterHeader(): boolean {
+		return this.limiter.retryAfterHeader ?? this.shapes === 'spec';
 	}
 
 	get baseUrl(): string {
@@ -143,6 +157,7 @@ export class Service {
 		this.applyLimitOverrides();
 		this.log = [];
 		this.latencyMs = this.options.latencyMs ?? 0;
+		this.shapes = parseShapes(this.options.shapes ?? DEFAULT_SHAPES);
 		this.autoSync = this.options.autoSync ? { postsPerSync: typeof this.options.autoSync === 'object' ? this.options.autoSync.postsPerSync ?? 1 : 1 } : null;
 		this.lastAutoSyncCheck = 0;
 	}

@@ -85,9 +85,6 @@ export class State {
 
 	dataAdded = new Map<string, AddedDataPost[]>();
 
-	/** GET /data/profiles: the live grouped shape, or the earlier flat one (both legal). */
-	profileShape: 'grouped' | 'flat' = 'grouped';
-
 	credits = { total: 0, byPlatform: {} as Record<string, number>, requests: 0 };
 
 	private counters = new Map<string, number>();

@@ -420,7 +420,8 @@ export function registerWebhooks(svc: Service): void {
 		return { status: 200, body: paginate(list, paging, (w) => webhookJson(w)) };
 	});
 
-	api.get('/webhooks/:id', (ctx) => ({ status: 200, body: { data: webhookJson(webhookFor(ctx)) } }));
+	// The live endpoint map has no GET /webhooks/{id} (its clients find a subscription in GET /webhooks).
+	api.get('/webhooks/:id', (ctx) => ({ status: 200, body: { data: webhookJson(webhookFor(ctx)) } }), { onlyIn: 'spec' });
 
 	api.patch('/webhooks/:id', (ctx) => {
 		const w = webhookFor(ctx);

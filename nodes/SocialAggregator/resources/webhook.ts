@@ -75,7 +75,8 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'get',
 				description: 'Get a webhook subscription with its status and failure count',
 				action: 'Get a webhook',
-				routing: route({ method: 'GET', url: webhookUrl, omit: noSecret }),
+				// The live service's endpoint map has no GET /webhooks/{id}: a 404 there looks in the list.
+				routing: route({ method: 'GET', url: webhookUrl, omit: noSecret, findIn: '/webhooks' }),
 			},
 			{
 				name: 'Get Many',

@@ -14,6 +14,31 @@ function run(method: 'checkExists' | 'create' | 'delete', context: unknown) {
 }
 
 describe('webhook lifecycle', () => {
+	it('finds its subscription in GET /webhooks when the service has no GET /webhooks/{id} (the live endpoint map)', async () => {
+		const api = new WebhookApiStub();
+		api.singleRead = false;
+		for (let i = 0; i < 120; i++) api.add(`https://elsewhere.example/${i}`, ['post.created']);
+		const { context, staticData } = hookContext({ api, url: URL_LIVE });
+		expect(await run('create', context)).toBe(true);
+		const stored = structuredClone(staticData.subscriptions);
+		api.requests = [];
+		expect(await run('checkExists', context)).toBe(true);
+		// Its own read answered 404; the second page of the list holds it, and nothing was registered again.
+		expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /webhooks/121', 'GET /webhooks', 'GET /webhooks']);
+		expect(staticData.subscriptions).toEqual(stored);
+		expect(api.subscriptions).toHaveLength(121);
+	});
+
+	it('without GET /webhooks/{id}, a subscription missing from the list too is registered again', async () => {
+		const api = new WebhookApiStub();
+		api.singleRead = false;
+		const { context, staticData } = hookContext({ api, url: URL_LIVE });
+		expect(await run('create', context)).toBe(true);
+		api.subscriptions = [];
+		expect(await run('checkExists', context)).toBe(false);
+		expect(staticData.subscriptions).toEqual({});
+	});
+
 	it('creates a subscription for the webhook URL and keeps its id and secret', async () => {
 		const api = new WebhookApiStub();
 		const { context, staticData } = hookContext({ api, url: URL_LIVE, parameters: { events: ['post.created', 'social_account.expired'] } });

@@ -33,6 +33,9 @@ export class WebhookApiStub {
 	/** Answers of the test endpoint, to make it fail. */
 	testStatus = 202;
 
+	/** false: no GET /webhooks/{id}, as in the live service's endpoint map (404 without an error object). */
+	singleRead = true;
+
 	add(url: string, events: string[], status = 'active'): StubSubscription {
 		const subscription = { id: this.nextId++, url, subscribed_events: events, status, consecutive_failures: 0 };
 		this.subscriptions.push(subscription);
@@ -71,6 +74,7 @@ export class WebhookApiStub {
 			if (match[2] && method === 'POST') {
 				return { statusCode: this.testStatus, headers: {}, body: this.testStatus < 300 ? { data: { delivery_id: 'dlv_test', event: 'post.created' } } : { error: { code: 'server_error', message: 'boom' } } };
 			}
+			if (method === 'GET' && !this.singleRead) return { statusCode: 404, headers: {}, body: { status: 404, error: 'Not Found' } };
 			if (method === 'GET') return { statusCode: 200, headers: {}, body: { data: found } };
 			if (method === 'DELETE') {
 				this.subscriptions = this.subscriptions.filter((s) => s.id !== id);

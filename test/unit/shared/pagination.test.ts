@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { collectPages, collectRounds, pagePlan, type RoundPlan } from '../../../nodes/shared/pagination';
+import { collectPages, collectRounds, findInPages, pagePlan, type RoundPlan } from '../../../nodes/shared/pagination';
 import type { PlatformStatus } from '../../../nodes/shared/types';
 
 /** A list of `total` numbered items served page by page, recording the pages asked. */
@@ -175,5 +175,31 @@ describe('Data API cursor rounds', () => {
 			platforms: ['Bluesky', 'Flickr'],
 			cursor: 'f9',
 		});
+	});
+});
+
+describe('findInPages', () => {
+	const list = (count: number, meta: boolean) => async (page: number, perPage: number) => {
+		asked.push(page);
+		const data = Array.from({ length: count }, (_, i) => ({ id: i + 1 })).slice((page - 1) * perPage, page * perPage);
+		return meta ? { data, meta: { page, per_page: perPage, total_count: count, total_pages: Math.ceil(count / perPage) } } : { data };
+	};
+	let asked: number[] = [];
+	beforeEach(() => (asked = []));
+
+	it('asks pages of 100 until the record is found, and no further', async () => {
+		expect(await findInPages(list(350, true), '150')).toEqual({ id: 150 });
+		expect(asked).toEqual([1, 2]);
+	});
+
+	it('ends at meta.total_pages, or without meta at a short page, when the record is not there', async () => {
+		expect(await findInPages(list(250, true), '999')).toBeUndefined();
+		expect(asked).toEqual([1, 2, 3]);
+		asked = [];
+		expect(await findInPages(list(200, false), '999')).toBeUndefined();
+		expect(asked).toEqual([1, 2, 3]);
+		asked = [];
+		expect(await findInPages(list(0, true), '1')).toBeUndefined();
+		expect(asked).toEqual([1]);
 	});
 });

@@ -117,6 +117,8 @@ test('429s on pages in flight at once: each such page is asked again, nothing is
 
 test('under the service own rate limit (10 a window): every post once, in order, after waiting out the windows', async () => {
 	const expected = await servicesOrder();
+	// A service that says when to retry (the spec shape's Retry-After); without one, faults.test.ts.
+	fake.control.setShapes('spec');
 	fake.control.rateLimits.setEnabled(true);
 	fake.control.rateLimits.setWindowScale(0.004); // a minute of 240 ms
 	fake.control.rateLimits.set(fake.control.keys.owner, { burstPerMinute: 10, requestsPerHour: null });

@@ -6,7 +6,7 @@ const fake = useFakeService();
 const lookUp = (parameters: Record<string, unknown>) => ({ resource: 'profile', operation: 'lookUp', ...parameters });
 
 test('Look Up: one request for every handle on every platform, one item per profile (the flat answer shape)', async () => {
-	fake.control.data.setProfileShape('flat');
+	fake.control.setShapes('spec');
 	const run = await runNode(fake, lookUp({ term: 'nasa, esa', platforms: ['Bluesky', 'Google'] }));
 	expect(run.error).toBeUndefined();
 	expect(run.requests).toHaveLength(1);
@@ -24,7 +24,7 @@ test('Look Up: one request for every handle on every platform, one item per prof
 });
 
 test('a Google place id from Look Up feeds a reviews search (the flat answer shape)', async () => {
-	fake.control.data.setProfileShape('flat');
+	fake.control.setShapes('spec');
 	const profiles = await runNode(fake, lookUp({ term: 'Blue Bottle Coffee', platforms: ['Google'] }));
 	const placeId = String(profiles.items[0].json.place_id);
 	const run = await runNode(fake, {

@@ -182,7 +182,7 @@ describe('Data › Profile › Look Up', () => {
 	});
 
 	describe('the earlier flat answer', () => {
-		beforeEach(() => fake.control.data.setProfileShape('flat'));
+		beforeEach(() => fake.control.setShapes('spec'));
 
 		test('one item per profile, simplified: the name is the handle, exact_match from it, a Google place ID kept', async () => {
 			const run = await runNode(fake, lookUp({ term: 'nasa, esa' }));

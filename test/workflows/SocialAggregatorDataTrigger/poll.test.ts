@@ -1,4 +1,5 @@
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
+import { SHAPES } from '../../fake-service';
 import { credentialsFor, useFakeService } from '../support';
 
 const TYPE = 'n8n-nodes-social-aggregator.socialAggregatorDataTrigger';
@@ -30,82 +31,87 @@ beforeEach(() => {
 	logLines.length = 0;
 });
 
-describe('Social Aggregator Data Trigger against the service', () => {
-	test('three polls with posts added between them: every post emitted exactly once, oldest first; a quiet poll emits nothing', async () => {
-		const harness = trigger();
+// In both legal shapes of the service's answers (test/fake-service/README.md, Shapes).
+describe.each(SHAPES)('in the %s shape', (shapes) => {
+	beforeEach(() => fake.control.setShapes(shapes));
 
-		// Activation records what is there without emitting it, with one request for both platforms.
-		expect(await harness.poll()).toBeNull();
-		expect(dataRequests().map((r) => r.query)).toEqual([{ term: TERM, platforms: 'Bluesky,Twitter', term_type: 'hashtag' }]);
+	describe('Social Aggregator Data Trigger against the service', () => {
+		test('three polls with posts added between them: every post emitted exactly once, oldest first; a quiet poll emits nothing', async () => {
+			const harness = trigger();
 
-		const all: string[] = [];
-		const added1 = [
-			...fake.control.data.addPosts('Bluesky', TERM, 3, 'hashtag'),
-			...fake.control.data.addPosts('Twitter', TERM, 27, 'hashtag'),
-		];
-		fake.control.requests.clear();
-		const first = await emitted(harness);
-		all.push(...ids(first));
-		expect(new Set(ids(first))).toEqual(new Set(ids(added1)));
-		expect(first).toHaveLength(30);
-		const times = first.map((p) => Date.parse(String(p.post_created_at)));
-		expect([...times].sort((a, b) => a - b)).toEqual(times);
-		// Twitter's 27 new posts span two of its pages; the second page asked for Twitter alone, with its cursor.
-		expect(dataRequests().map((r) => r.query.platforms)).toEqual(['Bluesky,Twitter', 'Twitter']);
-		expect(dataRequests()[1].query.cursor).toEqual(expect.any(String));
+			// Activation records what is there without emitting it, with one request for both platforms.
+			expect(await harness.poll()).toBeNull();
+			expect(dataRequests().map((r) => r.query)).toEqual([{ term: TERM, platforms: 'Bluesky,Twitter', term_type: 'hashtag' }]);
 
-		fake.control.requests.clear();
-		expect(await harness.poll()).toBeNull();
-		expect(dataRequests()).toHaveLength(1);
+			const all: string[] = [];
+			const added1 = [
+				...fake.control.data.addPosts('Bluesky', TERM, 3, 'hashtag'),
+				...fake.control.data.addPosts('Twitter', TERM, 27, 'hashtag'),
+			];
+			fake.control.requests.clear();
+			const first = await emitted(harness);
+			all.push(...ids(first));
+			expect(new Set(ids(first))).toEqual(new Set(ids(added1)));
+			expect(first).toHaveLength(30);
+			const times = first.map((p) => Date.parse(String(p.post_created_at)));
+			expect([...times].sort((a, b) => a - b)).toEqual(times);
+			// Twitter's 27 new posts span two of its pages; the second page asked for Twitter alone, with its cursor.
+			expect(dataRequests().map((r) => r.query.platforms)).toEqual(['Bluesky,Twitter', 'Twitter']);
+			expect(dataRequests()[1].query.cursor).toEqual(expect.any(String));
 
-		const added2 = [
-			...fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag'),
-			...fake.control.data.addPosts('Bluesky', TERM, 1, 'hashtag'),
-		];
-		const second = await emitted(harness);
-		all.push(...ids(second));
-		expect(new Set(ids(second))).toEqual(new Set(ids(added2)));
+			fake.control.requests.clear();
+			expect(await harness.poll()).toBeNull();
+			expect(dataRequests()).toHaveLength(1);
 
-		expect(await harness.poll()).toBeNull();
-		expect(new Set(all).size).toBe(all.length);
-		expect(all).toHaveLength(33);
-	});
+			const added2 = [
+				...fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag'),
+				...fake.control.data.addPosts('Bluesky', TERM, 1, 'hashtag'),
+			];
+			const second = await emitted(harness);
+			all.push(...ids(second));
+			expect(new Set(ids(second))).toEqual(new Set(ids(added2)));
 
-	test('a failing platform is reported without losing the others, and its posts come once it recovers', async () => {
-		const harness = trigger({ parameters: { options: { platformErrors: 'emit' } } });
-		await harness.poll();
-		const bluesky = fake.control.data.addPosts('Bluesky', TERM, 2, 'hashtag');
-		const twitter = fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag');
-		fake.control.data.fail('Twitter', { errorCode: 'invalid_term', times: 1, term: TERM });
+			expect(await harness.poll()).toBeNull();
+			expect(new Set(all).size).toBe(all.length);
+			expect(all).toHaveLength(33);
+		});
 
-		const during = await emitted(harness);
-		expect(ids(during.filter((p) => p.platform_id))).toEqual(ids(bluesky).reverse());
-		expect(during.filter((p) => p.type)).toEqual([
-			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: expect.any(String), failed_attempts: 1 },
-		]);
-		expect(logLines.some((l) => l.level === 'warn' && l.message.includes('Twitter'))).toBe(true);
+		test('a failing platform is reported without losing the others, and its posts come once it recovers', async () => {
+			const harness = trigger({ parameters: { options: { platformErrors: 'emit' } } });
+			await harness.poll();
+			const bluesky = fake.control.data.addPosts('Bluesky', TERM, 2, 'hashtag');
+			const twitter = fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag');
+			fake.control.data.fail('Twitter', { errorCode: 'invalid_term', times: 1, term: TERM });
 
-		const after = await emitted(harness);
-		expect(ids(after)).toEqual(ids(twitter).reverse());
-	});
+			const during = await emitted(harness);
+			expect(ids(during.filter((p) => p.platform_id))).toEqual(ids(bluesky).reverse());
+			expect(during.filter((p) => p.type)).toEqual([
+				{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: expect.any(String), failed_attempts: 1 },
+			]);
+			expect(logLines.some((l) => l.level === 'warn' && l.message.includes('Twitter'))).toBe(true);
 
-	test('a manual run shows the latest few posts and leaves the memory alone', async () => {
-		const manual = trigger({ mode: 'manual', parameters: { options: { testPosts: 4 } } });
-		const latest = fake.control.data.addPosts('Twitter', TERM, 4, 'hashtag');
-		const shown = await emitted(manual);
-		expect(ids(shown)).toEqual(ids(latest).reverse());
-		expect(dataRequests()).toHaveLength(1);
-		expect(manual.staticData).toEqual({});
-	});
+			const after = await emitted(harness);
+			expect(ids(after)).toEqual(ids(twitter).reverse());
+		});
 
-	test.each([
-		[{ term: '  ' }, 'Term'],
-		[{ platforms: ['Bluesky', 'Orkut'] }, 'Orkut'],
-		[{ platforms: ['Reddit'], termType: 'hashtag' }, 'Invalid Term Type (platform Reddit): Reddit does not take hashtag terms'],
-	])('refuses %j before any request', async (parameters, message) => {
-		const harness = trigger({ parameters });
-		await expect(harness.poll()).rejects.toThrow(message);
-		expect(dataRequests()).toEqual([]);
+		test('a manual run shows the latest few posts and leaves the memory alone', async () => {
+			const manual = trigger({ mode: 'manual', parameters: { options: { testPosts: 4 } } });
+			const latest = fake.control.data.addPosts('Twitter', TERM, 4, 'hashtag');
+			const shown = await emitted(manual);
+			expect(ids(shown)).toEqual(ids(latest).reverse());
+			expect(dataRequests()).toHaveLength(1);
+			expect(manual.staticData).toEqual({});
+		});
+
+		test.each([
+			[{ term: '  ' }, 'Term'],
+			[{ platforms: ['Bluesky', 'Orkut'] }, 'Orkut'],
+			[{ platforms: ['Reddit'], termType: 'hashtag' }, 'Invalid Term Type (platform Reddit): Reddit does not take hashtag terms'],
+		])('refuses %j before any request', async (parameters, message) => {
+			const harness = trigger({ parameters });
+			await expect(harness.poll()).rejects.toThrow(message);
+			expect(dataRequests()).toEqual([]);
+		});
 	});
 });
 

@@ -71,7 +71,8 @@ export class Receiver {
 		} catch {
 			// Not JSON: the trigger decides.
 		}
-		const signature = req.headers['x-service-signature'];
+		// The service's signature header, whichever shape names it (X-Service-Signature, X-SocialAggregator-Signature).
+		const signature = Object.entries(req.headers).find(([name]) => /^x-.+-signature$/.test(name))?.[1];
 		if (!this.trigger) {
 			res.statusCode = 503;
 			res.end();

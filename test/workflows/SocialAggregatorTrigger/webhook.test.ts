@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { firstTimeItems, type ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/once';
-import { start, type FakeService } from '../../fake-service/server';
+import { SHAPES, start, type FakeService } from '../../fake-service';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
 import { credentialsFor } from '../support';
 import { Receiver } from './receiver';
@@ -78,247 +78,253 @@ beforeEach(() => {
 	logLines.length = 0;
 });
 
-describe('deliveries from the service', () => {
-	test('a real signed post.created delivery gives one item per post with feed, source and event id', async () => {
-		const harness = trigger();
-		expect(await harness.activate()).toBe(true);
-		const sync = fake.control.syncFeed(BRAND_FEED, { newPosts: 2, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle();
+// Every test in both legal shapes of the service's answers (test/fake-service/README.md, Shapes): the live one
+// signs in X-SocialAggregator-Signature and has no GET /webhooks/{id}.
+describe.each(SHAPES)('in the %s shape', (shapes) => {
+	beforeEach(() => fake.control.setShapes(shapes));
 
-		const ours = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
-		expect(ours).toHaveLength(1);
-		expect(ours[0].state).toBe('succeeded');
-		const body = JSON.parse(ours[0].body);
-		expect(receiver.received.map((r) => [r.deliveryId, r.status])).toEqual([[body.id, 200]]);
+	describe('deliveries from the service', () => {
+		test('a real signed post.created delivery gives one item per post with feed, source and event id', async () => {
+			const harness = trigger();
+			expect(await harness.activate()).toBe(true);
+			const sync = fake.control.syncFeed(BRAND_FEED, { newPosts: 2, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle();
 
-		const items = receiver.items().map((i) => i.json);
-		expect(items.map((i) => i.id)).toEqual(sync.posts.map((p) => p.id));
-		for (const item of items) {
-			expect(item).toMatchObject({
-				event: 'post.created',
-				event_id: body.id,
-				occurred_at: body.occurred_at,
-				feed: expect.objectContaining({ id: BRAND_FEED }),
-				source: expect.objectContaining({ id: TWITTER_SOURCE }),
-			});
-		}
-	});
+			const ours = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
+			expect(ours).toHaveLength(1);
+			expect(ours[0].state).toBe('succeeded');
+			const body = JSON.parse(ours[0].body);
+			expect(receiver.received.map((r) => [r.deliveryId, r.status])).toEqual([[body.id, 200]]);
 
-	test('one item per delivery keeps the body as sent', async () => {
-		const harness = trigger({ parameters: { output: 'eachDelivery' } });
-		await harness.activate();
-		fake.control.syncFeed(BRAND_FEED, { newPosts: 3, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle();
-		const [delivery] = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
-		expect(receiver.items().map((i) => i.json)).toEqual([JSON.parse(delivery.body)]);
-	});
-
-	test('tampered body, wrong secret, missing header, truncated signature and another delivery’s signature: 401 and no items', async () => {
-		const harness = trigger();
-		await harness.activate();
-		const webhookId = storedId(harness);
-		const secret = storedSecret(harness);
-		fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle();
-		const [real] = fake.control.webhooks.deliveries({ webhookId });
-		receiver.clear();
-
-		// Bodies never received before, so only the signature can explain a refusal.
-		const fresh = (n: number) => {
-			const body = JSON.parse(real.body);
-			body.id = `dlv_forged_${n}`;
-			return JSON.stringify(body);
-		};
-		const attempts = [
-			{ label: 'tampered body', body: real.body.replace('"post.created"', '"post.created" '), signature: real.signature },
-			{ label: 'wrong secret', body: fresh(1), secret: 'whsec_not_the_right_one_0000000000000000' },
-			{ label: 'missing header', body: fresh(2), signature: null },
-			{ label: 'truncated signature', body: fresh(3), signature: real.signature.slice(0, real.signature.length - 8) },
-			{ label: 'another delivery’s signature', body: fresh(4), signature: real.signature },
-		];
-		for (const attempt of attempts) {
-			const result = await fake.control.webhooks.deliver({ webhookId, ...attempt });
-			expect([attempt.label, result.status]).toEqual([attempt.label, 401]);
-		}
-		await fake.control.webhooks.settle();
-		expect(receiver.received.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
-		expect(receiver.items()).toEqual([]);
-
-		// The same fresh body signed with the subscription's secret is accepted: the refusals were the signature's doing.
-		const good = await fake.control.webhooks.deliver({ webhookId, body: fresh(1) });
-		expect(good.status).toBe(200);
-		expect(receiver.items()).toHaveLength(1);
-
-		const logged = JSON.stringify(logLines);
-		expect(logged).toContain('401');
-		expect(logged).not.toContain(secret);
-		expect(logged).not.toContain(real.signature.slice(7));
-	});
-
-	test('the same delivery retried three times is emitted once, also after a restart', async () => {
-		const harness = trigger();
-		await harness.activate();
-		fake.control.syncFeed(BRAND_FEED, { newPosts: 2, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle();
-		const [delivery] = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
-		for (let i = 0; i < 3; i++) await fake.control.webhooks.redeliver(delivery.id);
-		await fake.control.webhooks.settle();
-
-		// In one process, copies stop in webhook() and start no execution.
-		expect(receiver.received.map((r) => [r.deliveryId, r.status])).toEqual(Array(4).fill([delivery.id, 200]));
-		expect(receiver.received.map((r) => r.items.length)).toEqual([2, 0, 0, 0]);
-
-		// n8n restarts: the process memory is gone, so webhook() emits the retry again; the execution
-		// phase (execute(), over n8n's database, here a list standing in for it) passes it on no more.
-		const database: string[] = [];
-		const store: ProcessedStore = {
-			checkAndRecord: async (ids) => {
-				const fresh = ids.filter((id) => !database.includes(id));
-				database.push(...fresh);
-				return { new: fresh, processed: ids.filter((id) => !fresh.includes(id)) };
-			},
-		};
-		const first = await firstTimeItems(receiver.received[0].items, store, 'wf:node');
-		expect(first.items).toHaveLength(2);
-		trigger({ staticData: harness.staticData });
-		await fake.control.webhooks.redeliver(delivery.id);
-		const afterRestart = receiver.received.at(-1)!;
-		expect(afterRestart).toMatchObject({ deliveryId: delivery.id, status: 200 });
-		expect(afterRestart.items).toHaveLength(2);
-		const again = await firstTimeItems(afterRestart.items, store, 'wf:node');
-		expect(again).toEqual({ items: [], duplicates: [delivery.id] });
-		expect(fake.control.webhooks.deliveries({ webhookId: storedId(harness) })[0].attempts).toHaveLength(5);
-	});
-
-	test('the fake’s own retries after a failed attempt are emitted once', async () => {
-		const harness = trigger();
-		await harness.activate();
-		// The first attempt reaches no trigger (503), the service retries the same delivery.
-		receiver.trigger = undefined;
-		fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle({ fastForward: false, timeoutMs: 50 }).catch(() => undefined);
-		receiver.trigger = harness;
-		await fake.control.webhooks.settle();
-		const [delivery] = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
-		expect(delivery.state).toBe('succeeded');
-		expect(delivery.attempts.length).toBeGreaterThanOrEqual(2);
-		expect(receiver.items()).toHaveLength(1);
-	});
-});
-
-describe('subscription lifecycle against the service', () => {
-	test('create, exists, delete; a subscription already gone is fine', async () => {
-		const harness = trigger({ parameters: { events: ['post.created', 'social_account.expiring'] } });
-		expect(await harness.checkExists()).toBe(false);
-		expect(await harness.create()).toBe(true);
-		const id = storedId(harness);
-		expect(await subscriptionsAt(receiver.url)).toEqual([
-			expect.objectContaining({ id, status: 'active', subscribed_events: ['post.created', 'social_account.expiring'] }),
-		]);
-		expect(await harness.checkExists()).toBe(true);
-		expect(await harness.activate()).toBe(false);
-
-		expect(await harness.delete()).toBe(true);
-		expect((await api('GET', `/webhooks/${id}`)).status).toBe(404);
-		expect(harness.staticData.subscriptions).toEqual({});
-
-		await harness.create();
-		const second = storedId(harness);
-		await api('DELETE', `/webhooks/${second}`);
-		fake.control.requests.clear();
-		expect(await harness.delete()).toBe(true);
-		expect(fake.control.requests.list({ method: 'DELETE' }).map((r) => [r.path, r.status])).toEqual([[`/webhooks/${second}`, 404]]);
-	});
-
-	test('a disabled subscription is replaced, and deliveries verify with the new secret', async () => {
-		const harness = trigger();
-		await harness.activate();
-		const old = storedId(harness);
-		const oldSecret = storedSecret(harness);
-		fake.control.webhooks.setStatus(old, 'disabled');
-
-		expect(await harness.activate()).toBe(true);
-		const renewed = storedId(harness);
-		expect(renewed).not.toBe(old);
-		expect(storedSecret(harness)).not.toBe(oldSecret);
-		expect((await api('GET', `/webhooks/${old}`)).status).toBe(404);
-		expect((await subscriptionsAt(receiver.url)).map((w) => w.id)).toEqual([renewed]);
-
-		fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle();
-		expect(receiver.received.map((r) => r.status)).toEqual([200]);
-		expect(receiver.items()).toHaveLength(1);
-	});
-
-	test('a subscription with other events is replaced', async () => {
-		const harness = trigger();
-		await harness.activate();
-		const old = storedId(harness);
-		harness.setParameters({ events: ['post.created', 'social_account.expired'] });
-		expect(await harness.activate()).toBe(true);
-		expect(await subscriptionsAt(receiver.url)).toEqual([
-			expect.objectContaining({ id: storedId(harness), subscribed_events: ['post.created', 'social_account.expired'] }),
-		]);
-		expect(storedId(harness)).not.toBe(old);
-	});
-
-	test('an orphan at the same URL (its secret lost) is removed before registering', async () => {
-		const orphan = await api('POST', '/webhooks', { url: receiver.url, subscribed_events: ['post.created'] });
-		expect(orphan.status).toBe(201);
-		const harness = trigger();
-		fake.control.requests.clear();
-		expect(await harness.activate()).toBe(true);
-
-		const calls = fake.control.requests.list({ path: /^\/webhooks/ }).map((r) => `${r.method} ${r.path} ${r.status}`);
-		const deleted = calls.indexOf(`DELETE /webhooks/${orphan.body.data.id} 204`);
-		expect(deleted).toBeGreaterThanOrEqual(0);
-		expect(deleted).toBeLessThan(calls.indexOf('POST /webhooks 201'));
-		expect((await subscriptionsAt(receiver.url)).map((w) => w.id)).toEqual([storedId(harness)]);
-
-		// With one subscription at the URL, a sync is delivered once and verifies.
-		fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
-		await fake.control.webhooks.settle();
-		expect(receiver.received.map((r) => r.status)).toEqual([200]);
-	});
-
-	test('in test mode a test delivery is requested once, shown once, and the test subscription removed afterwards', async () => {
-		const harness = trigger({ mode: 'manual', parameters: { options: { includeTestDeliveries: false } } });
-		fake.control.requests.clear();
-		expect(await harness.activate()).toBe(true);
-		const id = storedId(harness, 'test');
-		await fake.control.webhooks.settle();
-
-		expect(fake.control.requests.list({ method: 'POST', path: /^\/webhooks\/\d+\/test$/ }).map((r) => r.path)).toEqual([
-			`/webhooks/${id}/test`,
-		]);
-		// The delivery may reach n8n before the secret is saved (then the service retries it): it is shown exactly once.
-		const items = receiver.items().map((i) => i.json);
-		expect(items).toHaveLength(1);
-		expect(items[0]).toMatchObject({ test: true, event: 'post.created', message: 'This is a test delivery' });
-		expect(receiver.received.at(-1)?.status).toBe(200);
-
-		expect(await harness.delete()).toBe(true);
-		expect((await api('GET', `/webhooks/${id}`)).status).toBe(404);
-		expect(await subscriptionsAt(receiver.url)).toEqual([]);
-	});
-
-	test('an active workflow ignores test deliveries when they are turned off', async () => {
-		const harness = trigger({ parameters: { options: { includeTestDeliveries: false } } });
-		await harness.activate();
-		expect((await api('POST', `/webhooks/${storedId(harness)}/test`)).status).toBe(202);
-		await fake.control.webhooks.settle();
-		expect(receiver.received.map((r) => r.status)).toEqual([200]);
-		expect(receiver.items()).toEqual([]);
-	});
-
-	test('a plain HTTP URL fails activation clearly without the option, before any request', async () => {
-		const harness = triggerHarness({
-			node: { type: TYPE, parameters: { events: ['post.created'], output: 'eachPost', options: {} } },
-			credentials: credentialsFor(fake),
-			webhookUrl: receiver.url,
+			const items = receiver.items().map((i) => i.json);
+			expect(items.map((i) => i.id)).toEqual(sync.posts.map((p) => p.id));
+			for (const item of items) {
+				expect(item).toMatchObject({
+					event: 'post.created',
+					event_id: body.id,
+					occurred_at: body.occurred_at,
+					feed: expect.objectContaining({ id: BRAND_FEED }),
+					source: expect.objectContaining({ id: TWITTER_SOURCE }),
+				});
+			}
 		});
-		fake.control.requests.clear();
-		await expect(harness.activate()).rejects.toThrow('The webhook URL must use HTTPS');
-		expect(fake.control.requests.list({ method: 'POST' })).toEqual([]);
+
+		test('one item per delivery keeps the body as sent', async () => {
+			const harness = trigger({ parameters: { output: 'eachDelivery' } });
+			await harness.activate();
+			fake.control.syncFeed(BRAND_FEED, { newPosts: 3, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle();
+			const [delivery] = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
+			expect(receiver.items().map((i) => i.json)).toEqual([JSON.parse(delivery.body)]);
+		});
+
+		test('tampered body, wrong secret, missing header, truncated signature and another delivery’s signature: 401 and no items', async () => {
+			const harness = trigger();
+			await harness.activate();
+			const webhookId = storedId(harness);
+			const secret = storedSecret(harness);
+			fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle();
+			const [real] = fake.control.webhooks.deliveries({ webhookId });
+			receiver.clear();
+
+			// Bodies never received before, so only the signature can explain a refusal.
+			const fresh = (n: number) => {
+				const body = JSON.parse(real.body);
+				body.id = `dlv_forged_${n}`;
+				return JSON.stringify(body);
+			};
+			const attempts = [
+				{ label: 'tampered body', body: real.body.replace('"post.created"', '"post.created" '), signature: real.signature },
+				{ label: 'wrong secret', body: fresh(1), secret: 'whsec_not_the_right_one_0000000000000000' },
+				{ label: 'missing header', body: fresh(2), signature: null },
+				{ label: 'truncated signature', body: fresh(3), signature: real.signature.slice(0, real.signature.length - 8) },
+				{ label: 'another delivery’s signature', body: fresh(4), signature: real.signature },
+			];
+			for (const attempt of attempts) {
+				const result = await fake.control.webhooks.deliver({ webhookId, ...attempt });
+				expect([attempt.label, result.status]).toEqual([attempt.label, 401]);
+			}
+			await fake.control.webhooks.settle();
+			expect(receiver.received.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+			expect(receiver.items()).toEqual([]);
+
+			// The same fresh body signed with the subscription's secret is accepted: the refusals were the signature's doing.
+			const good = await fake.control.webhooks.deliver({ webhookId, body: fresh(1) });
+			expect(good.status).toBe(200);
+			expect(receiver.items()).toHaveLength(1);
+
+			const logged = JSON.stringify(logLines);
+			expect(logged).toContain('401');
+			expect(logged).not.toContain(secret);
+			expect(logged).not.toContain(real.signature.slice(7));
+		});
+
+		test('the same delivery retried three times is emitted once, also after a restart', async () => {
+			const harness = trigger();
+			await harness.activate();
+			fake.control.syncFeed(BRAND_FEED, { newPosts: 2, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle();
+			const [delivery] = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
+			for (let i = 0; i < 3; i++) await fake.control.webhooks.redeliver(delivery.id);
+			await fake.control.webhooks.settle();
+
+			// In one process, copies stop in webhook() and start no execution.
+			expect(receiver.received.map((r) => [r.deliveryId, r.status])).toEqual(Array(4).fill([delivery.id, 200]));
+			expect(receiver.received.map((r) => r.items.length)).toEqual([2, 0, 0, 0]);
+
+			// n8n restarts: the process memory is gone, so webhook() emits the retry again; the execution
+			// phase (execute(), over n8n's database, here a list standing in for it) passes it on no more.
+			const database: string[] = [];
+			const store: ProcessedStore = {
+				checkAndRecord: async (ids) => {
+					const fresh = ids.filter((id) => !database.includes(id));
+					database.push(...fresh);
+					return { new: fresh, processed: ids.filter((id) => !fresh.includes(id)) };
+				},
+			};
+			const first = await firstTimeItems(receiver.received[0].items, store, 'wf:node');
+			expect(first.items).toHaveLength(2);
+			trigger({ staticData: harness.staticData });
+			await fake.control.webhooks.redeliver(delivery.id);
+			const afterRestart = receiver.received.at(-1)!;
+			expect(afterRestart).toMatchObject({ deliveryId: delivery.id, status: 200 });
+			expect(afterRestart.items).toHaveLength(2);
+			const again = await firstTimeItems(afterRestart.items, store, 'wf:node');
+			expect(again).toEqual({ items: [], duplicates: [delivery.id] });
+			expect(fake.control.webhooks.deliveries({ webhookId: storedId(harness) })[0].attempts).toHaveLength(5);
+		});
+
+		test('the fake’s own retries after a failed attempt are emitted once', async () => {
+			const harness = trigger();
+			await harness.activate();
+			// The first attempt reaches no trigger (503), the service retries the same delivery.
+			receiver.trigger = undefined;
+			fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle({ fastForward: false, timeoutMs: 50 }).catch(() => undefined);
+			receiver.trigger = harness;
+			await fake.control.webhooks.settle();
+			const [delivery] = fake.control.webhooks.deliveries({ webhookId: storedId(harness) });
+			expect(delivery.state).toBe('succeeded');
+			expect(delivery.attempts.length).toBeGreaterThanOrEqual(2);
+			expect(receiver.items()).toHaveLength(1);
+		});
+	});
+
+	describe('subscription lifecycle against the service', () => {
+		test('create, exists, delete; a subscription already gone is fine', async () => {
+			const harness = trigger({ parameters: { events: ['post.created', 'social_account.expiring'] } });
+			expect(await harness.checkExists()).toBe(false);
+			expect(await harness.create()).toBe(true);
+			const id = storedId(harness);
+			expect(await subscriptionsAt(receiver.url)).toEqual([
+				expect.objectContaining({ id, status: 'active', subscribed_events: ['post.created', 'social_account.expiring'] }),
+			]);
+			expect(await harness.checkExists()).toBe(true);
+			expect(await harness.activate()).toBe(false);
+
+			expect(await harness.delete()).toBe(true);
+			expect((await api('GET', `/webhooks/${id}`)).status).toBe(404);
+			expect(harness.staticData.subscriptions).toEqual({});
+
+			await harness.create();
+			const second = storedId(harness);
+			await api('DELETE', `/webhooks/${second}`);
+			fake.control.requests.clear();
+			expect(await harness.delete()).toBe(true);
+			expect(fake.control.requests.list({ method: 'DELETE' }).map((r) => [r.path, r.status])).toEqual([[`/webhooks/${second}`, 404]]);
+		});
+
+		test('a disabled subscription is replaced, and deliveries verify with the new secret', async () => {
+			const harness = trigger();
+			await harness.activate();
+			const old = storedId(harness);
+			const oldSecret = storedSecret(harness);
+			fake.control.webhooks.setStatus(old, 'disabled');
+
+			expect(await harness.activate()).toBe(true);
+			const renewed = storedId(harness);
+			expect(renewed).not.toBe(old);
+			expect(storedSecret(harness)).not.toBe(oldSecret);
+			expect((await api('GET', `/webhooks/${old}`)).status).toBe(404);
+			expect((await subscriptionsAt(receiver.url)).map((w) => w.id)).toEqual([renewed]);
+
+			fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle();
+			expect(receiver.received.map((r) => r.status)).toEqual([200]);
+			expect(receiver.items()).toHaveLength(1);
+		});
+
+		test('a subscription with other events is replaced', async () => {
+			const harness = trigger();
+			await harness.activate();
+			const old = storedId(harness);
+			harness.setParameters({ events: ['post.created', 'social_account.expired'] });
+			expect(await harness.activate()).toBe(true);
+			expect(await subscriptionsAt(receiver.url)).toEqual([
+				expect.objectContaining({ id: storedId(harness), subscribed_events: ['post.created', 'social_account.expired'] }),
+			]);
+			expect(storedId(harness)).not.toBe(old);
+		});
+
+		test('an orphan at the same URL (its secret lost) is removed before registering', async () => {
+			const orphan = await api('POST', '/webhooks', { url: receiver.url, subscribed_events: ['post.created'] });
+			expect(orphan.status).toBe(201);
+			const harness = trigger();
+			fake.control.requests.clear();
+			expect(await harness.activate()).toBe(true);
+
+			const calls = fake.control.requests.list({ path: /^\/webhooks/ }).map((r) => `${r.method} ${r.path} ${r.status}`);
+			const deleted = calls.indexOf(`DELETE /webhooks/${orphan.body.data.id} 204`);
+			expect(deleted).toBeGreaterThanOrEqual(0);
+			expect(deleted).toBeLessThan(calls.indexOf('POST /webhooks 201'));
+			expect((await subscriptionsAt(receiver.url)).map((w) => w.id)).toEqual([storedId(harness)]);
+
+			// With one subscription at the URL, a sync is delivered once and verifies.
+			fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
+			await fake.control.webhooks.settle();
+			expect(receiver.received.map((r) => r.status)).toEqual([200]);
+		});
+
+		test('in test mode a test delivery is requested once, shown once, and the test subscription removed afterwards', async () => {
+			const harness = trigger({ mode: 'manual', parameters: { options: { includeTestDeliveries: false } } });
+			fake.control.requests.clear();
+			expect(await harness.activate()).toBe(true);
+			const id = storedId(harness, 'test');
+			await fake.control.webhooks.settle();
+
+			expect(fake.control.requests.list({ method: 'POST', path: /^\/webhooks\/\d+\/test$/ }).map((r) => r.path)).toEqual([
+				`/webhooks/${id}/test`,
+			]);
+			// The delivery may reach n8n before the secret is saved (then the service retries it): it is shown exactly once.
+			const items = receiver.items().map((i) => i.json);
+			expect(items).toHaveLength(1);
+			expect(items[0]).toMatchObject({ test: true, event: 'post.created', message: 'This is a test delivery' });
+			expect(receiver.received.at(-1)?.status).toBe(200);
+
+			expect(await harness.delete()).toBe(true);
+			expect((await api('GET', `/webhooks/${id}`)).status).toBe(404);
+			expect(await subscriptionsAt(receiver.url)).toEqual([]);
+		});
+
+		test('an active workflow ignores test deliveries when they are turned off', async () => {
+			const harness = trigger({ parameters: { options: { includeTestDeliveries: false } } });
+			await harness.activate();
+			expect((await api('POST', `/webhooks/${storedId(harness)}/test`)).status).toBe(202);
+			await fake.control.webhooks.settle();
+			expect(receiver.received.map((r) => r.status)).toEqual([200]);
+			expect(receiver.items()).toEqual([]);
+		});
+
+		test('a plain HTTP URL fails activation clearly without the option, before any request', async () => {
+			const harness = triggerHarness({
+				node: { type: TYPE, parameters: { events: ['post.created'], output: 'eachPost', options: {} } },
+				credentials: credentialsFor(fake),
+				webhookUrl: receiver.url,
+			});
+			fake.control.requests.clear();
+			await expect(harness.activate()).rejects.toThrow('The webhook URL must use HTTPS');
+			expect(fake.control.requests.list({ method: 'POST' })).toEqual([]);
+		});
 	});
 });
