@@ -583,7 +583,7 @@ export function budgetCase(): BenchCase {
 
 export function deliveriesCase({ label = '', blocks }: { label?: string; blocks?: number } = {}): BenchCase {
 	const trigger = workflow('B4 Social Aggregator Trigger', [], {
-		first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: 'On New Posts' }),
+		first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: 'On New Posts', typeVersion: 2 }),
 	});
 	const plain = workflow('B4 Webhook', [], { first: webhookStart('bench-b4-plain', { responseMode: 'onReceived' }) });
 	const triggerPath = webhookPath(trigger, 'On New Posts');

@@ -44,9 +44,10 @@ export function marker(idExpression: string, refs: { bearer: CredentialRef; base
 	);
 }
 
-export function oursChecked(refs: { bearer: CredentialRef; baseUrl: string }, name = 'B4c Social Aggregator Trigger'): WorkflowSpec {
+/** The Trigger (version 2 unless `typeVersion` says otherwise) → Act. */
+export function oursChecked(refs: { bearer: CredentialRef; baseUrl: string }, name = 'B4c Social Aggregator Trigger', typeVersion = 2): WorkflowSpec {
 	return workflow(name, [marker('={{ $json.event_id }}', refs)], {
-		first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: 'On New Posts' }),
+		first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: 'On New Posts', typeVersion }),
 	});
 }
 

@@ -19,6 +19,7 @@ import {
 import { runBurst } from './burst';
 import { runChecked, runCheckedInQueue } from './checked';
 import { runPeakMemory } from './peakMemory';
+import { runProfile } from './profile';
 import { packBaseline, type BaselinePackage } from './lib/baseline';
 import { startBench } from './lib/harness';
 import { renderTable, type Row } from './lib/table';
@@ -59,11 +60,11 @@ const BASELINE_CASES = ['B1', 'B2', 'B3'];
 /**
  * B4 burst (BENCH_ONLY=B4B): BENCH_BURST deliveries (5,000) per side in blocks of BENCH_BURST_BLOCK
  * (1,000), the Trigger one block more, in a fresh n8n under the default expression engine.
- * B4L: the same with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, 2 blocks a side.
+ * B4L: the same with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, 2 blocks a side, with B4M's sides.
  */
 const burst = only.includes('B4B');
 const lazy = only.includes('B4L');
-/** B4M: the Trigger, the Webhook node and a minimal trigger (bench/minimal) under the default engine, 2 blocks a side. */
+/** B4M: the Trigger (versions 2 and 1), the Webhook node and a minimal trigger (bench/minimal) under the default engine, 2 blocks a side. */
 const minimalRun = only.includes('B4M');
 const burstSettings = {
 	burst: numberFromEnv('BENCH_BURST', 5000),
@@ -71,6 +72,11 @@ const burstSettings = {
 	deliveryConcurrency: settings.deliveryConcurrency,
 	progress: settings.progress,
 };
+/**
+ * B4P: a CPU profile of n8n per delivery, Webhook node, minimal trigger and Trigger in one n8n
+ * (BENCH_PROFILE_DELIVERIES a side, 300); BENCH_PROFILE_LAZY=1 under N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true.
+ */
+const profileRun = only.includes('B4P');
 /** B6, peak memory: its own n8n, started afresh for every run. */
 const memory = only.length === 0 || only.includes('B6');
 
@@ -164,10 +170,18 @@ async function main(): Promise<void> {
 		loads.push(`${load()} after B4 minimal`);
 	}
 
+	let profileReport = '';
+	if (profileRun) {
+		const env: Record<string, string> = process.env.BENCH_PROFILE_LAZY === '1' ? { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } : {};
+		settings.progress(`B4 profile ${JSON.stringify(env)} (load ${load()})`);
+		profileReport = await runProfile({ ...burstSettings, deliveries: numberFromEnv('BENCH_PROFILE_DELIVERIES', 300) }, env);
+		loads.push(`${load()} after B4 profile`);
+	}
+
 	if (lazy) {
 		settings.progress(`B4 burst under N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (load ${load()})`);
 		const env = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
-		rows.push(...(await runBurst({ ...burstSettings, burst: 2 * burstSettings.block }, { env, label: ', N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', steady: false })));
+		rows.push(...(await runBurst({ ...burstSettings, burst: 2 * burstSettings.block }, { env, label: ', N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', steady: false, minimal: true })));
 		loads.push(`${load()} after B4 lazy`);
 	}
 
@@ -183,7 +197,7 @@ async function main(): Promise<void> {
 		`${new Date().toISOString()}, ${os.cpus().length} cores, 1-minute load average ${loads.join(', ')}; ${minutes} min`,
 		`Times are n8n's execution records (startedAt to stoppedAt) of webhook-started runs; each comparison alternates its sides ${settings.runs} times (B3: ${settings.rateLimitRuns} runs under the limit, ${settings.noRetryAfterRuns} without Retry-After at the real minute${memory ? `; B6: ${settings.memoryRuns}, a fresh n8n each run` : ''}), medians with min–max.`,
 	];
-	process.stdout.write(`${header.join('\n')}\n\n${renderTable(rows)}\n`);
+	process.stdout.write(`${header.join('\n')}\n\n${renderTable(rows)}\n${profileReport ? `\n${profileReport}\n` : ''}`);
 }
 
 main().catch((error) => {

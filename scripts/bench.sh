@@ -34,4 +34,4 @@ export E2E_PACKAGE_TARBALL="$pack_dir/$tarball_name"
 [[ -f "$E2E_PACKAGE_TARBALL" ]] || { log "npm pack produced no tarball"; exit 1; }
 
 log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-node --require ts-node/register/transpile-only bench/run.ts
+node --experimental-websocket --require ts-node/register/transpile-only bench/run.ts

@@ -12,7 +12,8 @@ class BenchMinimalTrigger {
 			displayName: 'Bench Minimal Trigger',
 			name: 'benchMinimalTrigger',
 			group: ['trigger'],
-			version: 1,
+			// 2 as well: n8n evaluates an expression per request to a webhook node of version 1
+			version: [1, 2],
 			description: 'Verifies a signature and emits the body (benchmark only)',
 			defaults: { name: 'Minimal Trigger' },
 			inputs: [],

@@ -40,7 +40,10 @@ export class SocialAggregatorTrigger implements INodeType {
 		name: 'socialAggregatorTrigger',
 		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 behaves as 1. n8n evaluates an expression for every request to a webhook node of
+		// version 1 (its Webhook node's old binary option), which takes an expression isolate: from 2 on,
+		// a delivery's webhook phase evaluates none (see README, "Webhook performance").
+		version: [1, 2],
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		// n8n's node panel shows this for its one "Social Aggregator" entry (action node and trigger)
 		description:
@@ -179,6 +182,8 @@ export class SocialAggregatorTrigger implements INodeType {
 	/** Verifies, refuses or answers a delivery: what to do with it is decided in answerDelivery(). */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
+		// From version 2 n8n reads the body only for the content types it parses (JSON among them).
+		if (request.rawBody === undefined && typeof request.readRawBody === 'function') await request.readRawBody();
 		const manual = this.getMode() === 'manual';
 		const key = triggerKey(this);
 		const answer = answerDelivery({

@@ -110,6 +110,27 @@ describe('webhook()', () => {
 		expect(node.description.webhooks?.[0].responseData).toBe('');
 	});
 
+	it('is offered as version 2, which n8n serves without evaluating an expression per request', () => {
+		// n8n's parseRequestBody evaluates `$parameter["options"]["binaryData"]` for every request to a
+		// version 1 webhook node, taking an expression isolate; it skips that from version 2.
+		expect(node.description.version).toEqual([1, 2]);
+	});
+
+	it('reads the body itself when n8n left it unread (version 2, a content type n8n does not parse)', async () => {
+		const { raw, headers } = signed(postCreated('dlv_unread'));
+		const { context } = webhookContext(undefined, { ...headers, 'content-type': 'application/octet-stream' });
+		const request: { headers: IDataObject; rawBody?: Buffer; readRawBody(): Promise<void> } = {
+			headers: { ...headers, 'content-type': 'application/octet-stream' },
+			async readRawBody() {
+				this.rawBody = raw;
+			},
+		};
+		(context as unknown as { getRequestObject: unknown }).getRequestObject = () => request;
+		const result = await node.webhook.call(context);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'dlv_unread' });
+		expect(result.workflowData?.[0]).toHaveLength(2);
+	});
+
 	it('reads its parameters without evaluating them; with a setting given as an expression it emits the delivery whole', async () => {
 		const delivery = postCreated('dlv_raw');
 		const { raw, headers } = signed(delivery);
