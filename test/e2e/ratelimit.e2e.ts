@@ -15,7 +15,8 @@ const POSTS = 450;
 const BURST_PER_SECOND = 2;
 
 describe('Return All against a tight rate limit in a real n8n', () => {
-	const ctx = e2eSuite({ backend: { limits: { enabled: true, windowScale: 1 / 60 } } });
+	// A service that says when to retry: the spec shape's 429 carries Retry-After (the live one none: ratelimit-no-retry-after).
+	const ctx = e2eSuite({ backend: { shapes: 'spec', limits: { enabled: true, windowScale: 1 / 60 } } });
 
 	it('completes with every item, each once, after waiting out the 429s', async () => {
 		const fake = ctx.backend.fake;
