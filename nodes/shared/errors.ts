@@ -68,10 +68,10 @@ export function envelopeMessage(body: unknown): string | undefined {
 	return isEnvelope(body) ? text(body.error.message) : undefined;
 }
 
-/** The link the user should open: an upgrade, a connection or a checkout page. */
+/** The link the user should open, in the service's own order of preference: a checkout, an upgrade, a connection page. */
 function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
 	if (typeof action !== 'object' || action === null) return undefined;
-	return text(action.upgrade_url) ?? text(action.connection_url) ?? text(action.checkout_url);
+	return text(action.checkout_url) ?? text(action.upgrade_url) ?? text(action.connection_url);
 }
 
 function describeDetails(details: ApiErrorEnvelope['error']['details']): string[] {
@@ -88,7 +88,7 @@ function describeAction(action: ApiErrorEnvelope['error']['action'], link: strin
 		const plan = (action.required_plan_display_name ?? action.required_plan) as string | undefined;
 		return plan ? `Upgrade to the ${plan} plan: ${link}` : `Upgrade the plan: ${link}`;
 	}
-	if (action.connection_url) return `Connect the social account: ${link}`;
+	if (link === text(action.connection_url)) return `Connect the social account: ${link}`;
 	return `Open: ${link}`;
 }
 

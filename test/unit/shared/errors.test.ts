@@ -72,6 +72,20 @@ describe('apiErrorFromResponse', () => {
 		expect(error.description).toContain(advice);
 	});
 
+	it('prefers a checkout link, then an upgrade link, then a connection link, and words the advice after the link it gives', () => {
+		const describe = (action: object) =>
+			apiErrorFromResponse(NODE, { statusCode: 422, body: { error: { code: 'insufficient_credits', message: 'm', details: null, action } } }).description ?? '';
+		const checkout = 'https://app.example.test/checkout?token=c';
+		const upgrade = 'https://app.example.test/upgrade?token=u';
+		const connect = 'https://app.example.test/connect?token=k';
+		const all = describe({ type: 'buy_credits', checkout_url: checkout, upgrade_url: upgrade, connection_url: connect });
+		expect(all).toContain(`Open: ${checkout}`);
+		expect(all).not.toContain(upgrade);
+		expect(all).not.toContain('Connect the social account');
+		expect(describe({ type: 'other', upgrade_url: upgrade, connection_url: connect })).toContain(`Open: ${upgrade}`);
+		expect(describe({ type: 'other', connection_url: connect })).toContain(`Connect the social account: ${connect}`);
+	});
+
 	it('advises on fields only when the service named some', () => {
 		const withFields = apiErrorFromResponse(NODE, {
 			statusCode: 422,
