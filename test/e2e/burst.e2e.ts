@@ -5,8 +5,8 @@
  * Request carrying the delivery id, counted at the service). The benchmark's burst driver
  * (`bench/burst.ts`) sends and times the blocks. What must hold, compared within the run:
  * every delivery acted on once; no execution still running 60 s after a block's last answer;
- * n8n's peak memory during the Trigger's blocks within 1.5x of the Webhook node's; the Trigger's
- * last 1,000 processed at least 0.87x as fast as its first 1,000.
+ * n8n's peak memory during the Trigger's blocks within 1.5x of the Webhook node's (after the first
+ * round); the Trigger's last 1,000 processed at least 0.87x as fast as its first 1,000.
  *
  * n8n runs with settings that make every webhook cheaper, the same for both sides (README,
  * "Webhook performance"): successful executions not kept (`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none`;
@@ -89,8 +89,10 @@ describe('a burst of signed deliveries in one n8n', () => {
 		assert.ok(tail < 60_000, `the Trigger's last execution of a block ran on ${tail} ms after its last answer`);
 		const failed = (await n8n.rest<{ count: number }>('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: oursId }))}&limit=1`)).count;
 		assert.equal(failed, 0, 'the Trigger left executions behind (successful ones are not kept: these are failed or unfinished)');
-		// Peak memory, and the last 1,000 against the first 1,000: ratios within this run.
-		const peak = (blocks: BurstBlock[]) => Math.max(...blocks.map((b) => b.peakRssKb));
+		// Peak memory, and the last 1,000 against the first 1,000: ratios within this run. n8n's RSS
+		// in the minutes after its start is above its steady state (seen: 1.2 GiB, then 0.7), and the
+		// side that goes first would carry it: the first round is left out of the memory comparison.
+		const peak = (blocks: BurstBlock[]) => Math.max(...blocks.slice(blocks.length > 1 ? 1 : 0).map((b) => b.peakRssKb));
 		const memory = peak(oursBlocks) / peak(plainBlocks);
 		const lastVsFirst = oursBlocks.at(-1)!.perSecond / oursBlocks[0].perSecond;
 		process.stderr.write(
