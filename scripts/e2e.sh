@@ -6,6 +6,8 @@
 #   bash scripts/e2e.sh                      # all e2e tests
 #   bash scripts/e2e.sh test/e2e/editor.e2e.ts   # some files
 #
+# Files named *.long.e2e.ts (the 5,000-delivery burst) run only when named: `npm run test:burst`.
+#
 # Useful variables: N8N_CACHE_DIR (cache folder), E2E_KEEP=1 (keep n8n user folders),
 # E2E_TEST_TIMEOUT_MS (per test file, default 600000).
 # Screenshots and timings land in test-output/e2e/.
@@ -41,7 +43,7 @@ rm -f test-output/e2e/*.png test-output/e2e/timings.jsonl
 if [[ $# -gt 0 ]]; then
 	files=("$@")
 else
-	mapfile -t files < <(find test/e2e -name '*.e2e.ts' -not -path '*/lib/*' | sort)
+	mapfile -t files < <(find test/e2e -name '*.e2e.ts' -not -name '*.long.e2e.ts' -not -path '*/lib/*' | sort)
 fi
 [[ ${#files[@]} -gt 0 ]] || { log "no e2e test files found"; exit 1; }
 log "running ${#files[@]} file(s): ${files[*]}"
