@@ -41,7 +41,10 @@ export async function findInPages<T extends { id?: unknown }>(
 	id: string,
 ): Promise<T | undefined> {
 	for (let page = 1; ; page++) {
-		const { data, meta } = await fetchPage(page, MAX_PER_PAGE);
+		// The same bounds as collectPages: a page count past MAX_PAGES, or full pages without end, is an unusable answer.
+		if (page > MAX_PAGES) throw new UnusableAnswer(`${MAX_PAGES} full pages came without a page count and without an end`, page - 1);
+		const { data, meta, statusCode } = await fetchPage(page, MAX_PER_PAGE);
+		if (page === 1 && typeof meta?.total_pages === 'number') checkPageCount(meta, statusCode);
 		const found = data.find((record) => String(record.id) === id);
 		if (found) return found;
 		const last = typeof meta?.total_pages === 'number' ? page >= meta.total_pages : data.length < MAX_PER_PAGE;

@@ -202,4 +202,16 @@ describe('findInPages', () => {
 		expect(await findInPages(list(0, true), '1')).toBeUndefined();
 		expect(asked).toEqual([1]);
 	});
+
+	it('stops on a page count or an endless list no list may have, as collectPages does', async () => {
+		const runaway = async () => ({ data: [{ id: 1 }], meta: { page: 1, per_page: 100, total_count: 2_000_000, total_pages: 20_000 } });
+		await expect(findInPages(runaway, '2')).rejects.toThrow('more than the 10000 pages a list may take');
+		let pages = 0;
+		const endless = async () => {
+			pages++;
+			return { data: Array.from({ length: 100 }, () => ({ id: 1 })) };
+		};
+		await expect(findInPages(endless, '2')).rejects.toThrow('without a page count and without an end');
+		expect(pages).toBe(10_000);
+	});
 });
