@@ -234,10 +234,14 @@ export function checkedRows(caseLabel: string, ours: CheckedResult, theirs: Chec
 	];
 }
 
-/** The single-process comparison in the benchmark's running n8n: both workflows imported and published here. */
+/**
+ * The single-process comparison in the benchmark's running n8n: both workflows imported and published here.
+ * With `steadyAfter` above `deliveries`, the Trigger is then given more fresh deliveries (not measured)
+ * until it remembers `steadyAfter`, and the comparison runs again: the ratio at steady state.
+ */
 export async function runChecked(
 	ctx: BenchN8n,
-	settings: { deliveries: number; deliveryConcurrency: number; progress: (message: string) => void },
+	settings: { deliveries: number; deliveryConcurrency: number; progress: (message: string) => void; steadyAfter?: number },
 ): Promise<Row[]> {
 	const refs = { bearer: ctx.bearer, baseUrl: ctx.backend.url };
 	const ours = oursChecked(refs);
@@ -254,12 +258,23 @@ export async function runChecked(
 	settings.progress(`B4 checked, Trigger: ${JSON.stringify(oursResult)}`);
 	const theirsResult = await sendStream(ctx.n8n, ctx.fake, theirsId, [ctx.n8n.webhookUrl('bench-b4-checked')], deliveryStream(post, settings.deliveries), secret, settings.deliveryConcurrency);
 	settings.progress(`B4 checked, Webhook + Crypto + IF: ${JSON.stringify(theirsResult)}`);
-	return checkedRows(
-		`B4 checked: ${count(settings.deliveries)} signed deliveries + 10% retried + 5% forged, ${settings.deliveryConcurrency} at once`,
-		oursResult,
-		theirsResult,
-		false,
-	);
+	const label = `${count(settings.deliveries)} signed deliveries + 10% retried + 5% forged, ${settings.deliveryConcurrency} at once`;
+	const rows = checkedRows(`B4 checked: ${label}`, oursResult, theirsResult, false);
+	const fill = (settings.steadyAfter ?? 0) - settings.deliveries;
+	if (fill <= 0) return rows;
+	const send = (workflowId: string, url: string, n: number) =>
+		sendStream(ctx.n8n, ctx.fake, workflowId, [url], deliveryStream(post, n), secret, settings.deliveryConcurrency);
+	settings.progress(`B4 checked: ${fill} more deliveries to the Trigger, so that it remembers ${settings.steadyAfter}`);
+	const filled = await send(oursId, ctx.n8n.webhookUrl(oursPath), fill);
+	if (filled.missing > 0 || filled.duplicates > 0) throw new Error(`B4 checked: filling the Trigger's memory lost or repeated deliveries: ${JSON.stringify(filled)}`);
+	const oursSteady = await send(oursId, ctx.n8n.webhookUrl(oursPath), settings.deliveries);
+	settings.progress(`B4 checked at steady state, Trigger: ${JSON.stringify(oursSteady)}`);
+	const theirsSteady = await send(theirsId, ctx.n8n.webhookUrl('bench-b4-checked'), settings.deliveries);
+	settings.progress(`B4 checked at steady state, Webhook + Crypto + IF: ${JSON.stringify(theirsSteady)}`);
+	return [
+		...rows,
+		...checkedRows(`B4 checked at steady state (the Trigger remembering ${count(settings.steadyAfter ?? 0)}): ${label}`, oursSteady, theirsSteady, false),
+	];
 }
 
 export async function subscriptionSecret(baseUrl: string, apiKey: string, fake: FakeService, triggerUrl: string): Promise<{ secret: string; post: Json }> {

@@ -124,7 +124,7 @@ async function main(): Promise<void> {
 		}
 		if (checked) {
 			settings.progress(`B4 checked: the Trigger against Webhook + Crypto + IF (load ${load()})`);
-			rows.push(...(await runChecked(ctx, settings)));
+			rows.push(...(await runChecked(ctx, { ...settings, steadyAfter: numberFromEnv('BENCH_CHECKED_STEADY', 5000) })));
 			loads.push(`${load()} after B4 checked`);
 		}
 		rows.push(...(await packageRows(ctx, settings)));
