@@ -12,6 +12,9 @@ npm run build
 step "lint (n8n's community-node rules on package.json, nodes/ and credentials/)"
 npm run lint
 
+step "no import circles in nodes/ and credentials/ (madge)"
+npm run check:circles
+
 step "package: npm pack, its files, n8n's security scanner on the source and the tarball"
 npm run check:package
 

@@ -3,7 +3,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { searchFeeds, searchPosts, searchSources, searchWebhooks } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
-import * as loadOptions from './methods';
+import * as loadOptions from './common/loadOptions';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
 import { feedDescription } from './resources/feed';

@@ -9,10 +9,10 @@ import {
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { getDataPlatforms } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
-import * as apiKey from './v1/actions/apiKey/ApiKey.resource';
-import * as post from './v1/actions/post/Post.resource';
-import * as profile from './v1/actions/profile/Profile.resource';
-import { router } from './v1/actions/router';
+import { router } from './common/router';
+import { apiKeyDescription } from './resources/apiKey';
+import { postDescription } from './resources/post';
+import { profileDescription } from './resources/profile';
 
 export class SocialAggregatorData implements INodeType {
 	description: INodeTypeDescription = {
@@ -52,9 +52,9 @@ export class SocialAggregatorData implements INodeType {
 				],
 				default: 'post',
 			},
-			...post.description,
-			...profile.description,
-			...apiKey.description,
+			...postDescription,
+			...profileDescription,
+			...apiKeyDescription,
 			requestOptionsCollection,
 		],
 	};

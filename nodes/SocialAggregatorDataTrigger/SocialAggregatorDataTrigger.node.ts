@@ -1,22 +1,15 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	NodeExecutionHint,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { retryTiming } from '../shared/retry';
 import { keyBudget } from '../shared/transport';
-import { AUTO_DETECT, checkDataSearch, platformLabel, requestDataRound, type DataSearch } from '../shared/dataSearch';
+import { AUTO_DETECT, checkDataSearch, type DataSearch } from '../shared/dataSearch';
+import { platformLabel } from '../shared/platforms';
 import { dataSearchFields } from '../shared/dataSearchFields';
 import { getDataPlatforms } from '../shared/loadOptions';
-import { platformFailureItem } from '../shared/pagination';
-import { valid } from '../shared/refusal';
+import { platformFailureItem, requestDataRound } from '../shared/rounds';
+import { validOrThrow } from '../shared/refusal';
 import {
 	DEFAULT_MAX_PAGES_PER_POLL,
 	DEFAULT_REMEMBER_PER_PLATFORM,
@@ -35,7 +28,10 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		name: 'socialAggregatorDataTrigger',
 		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: On Platform Failure as the Data node names it (continue with status items, or fail the poll). Version 1
+		// keeps its choice (a failed platform logged, or status items) for the workflows saved with it.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["term"]}}',
 		// n8n's node panel shows this for its one "Social Aggregator Data" entry (action node and trigger)
 		description:
@@ -62,6 +58,38 @@ export class SocialAggregatorDataTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Max Pages per Poll',
+						name: 'maxPagesPerPoll',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 20 },
+						default: DEFAULT_MAX_PAGES_PER_POLL,
+						description:
+							'Requests one poll may make. Platforms share each request; a platform stops at the first post it has seen. When there are more new posts than this reads, the next polls read on from there and then emit them all, oldest first; none are skipped.',
+					},
+					{
+						displayName: 'On Platform Failure',
+						name: 'onPlatformFailure',
+						type: 'options',
+						options: [
+							{
+								name: 'Continue With a Status Item per Failed Platform',
+								value: 'continue',
+								description:
+									'Keep the other platforms’ posts and add an item with the failed platform’s error_code and message',
+							},
+							{
+								name: 'Fail the Poll',
+								value: 'fail',
+								description:
+									'The poll is an error naming the failed platforms and emits nothing; the next poll reads every platform again from where it stood',
+							},
+						],
+						default: 'continue',
+						description:
+							'What happens when a platform still fails after its retry. The other platforms’ posts are never lost.',
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+					},
+					{
 						displayName: 'On Platform Failure',
 						name: 'platformErrors',
 						type: 'options',
@@ -69,8 +97,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 							{
 								name: 'Continue With a Warning',
 								value: 'log',
-								description:
-									'The other platforms go on; the failure shows as a warning on the execution (and in the n8n log)',
+								description: 'The other platforms go on; the failure is written to the n8n log',
 							},
 							{
 								name: 'Continue With a Status Item per Failed Platform',
@@ -82,15 +109,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 						default: 'log',
 						description:
 							'What happens when platforms fail. With Continue With a Warning, a poll where every platform fails is an error.',
-					},
-					{
-						displayName: 'Max Pages per Poll',
-						name: 'maxPagesPerPoll',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 20 },
-						default: DEFAULT_MAX_PAGES_PER_POLL,
-						description:
-							'Requests one poll may make. Platforms share each request; a platform stops at the first post it has seen. When there are more new posts than this reads, the next polls read on from there and then emit them all, oldest first; none are skipped.',
+						displayOptions: { show: { '@version': [1] } },
 					},
 					{
 						displayName: 'Posts in a Manual Run',
@@ -121,6 +140,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const options = (this.getNodeParameter('options', {}) as IDataObject) ?? {};
 		const search = validatedSearch(this);
+		// n8n runs poll() for a manual run too ("Fetch Test Event"), with the mode 'manual'.
 		if (this.getMode() === 'manual') return await manualRun(this, search, options);
 
 		const state = this.getWorkflowStaticData('node') as PollState;
@@ -137,7 +157,8 @@ export class SocialAggregatorDataTrigger implements INodeType {
 			budgetLeft,
 			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
 		});
-		const { items: statuses, notes } = reportFailures(this, result.failures, search, options);
+		// Before the memory moves on: a poll that fails leaves it where it stood.
+		const statuses = reportFailures(this, result.failures, search, options);
 		if (result.recorded.length > 0) {
 			this.logger.info(
 				`Social Aggregator Data Trigger: recorded the current posts of ${result.recorded.join(', ')} without emitting them`,
@@ -145,93 +166,64 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		}
 		const held = Object.entries(result.held).map(([p, count]) => `${platformLabel(p)}: ${count} posts`);
 		if (held.length > 0) {
-			const message = `More new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`;
-			this.logger.info(`Social Aggregator Data Trigger: ${message}`);
-			notes.push({ message, type: 'info', location: 'outputPane' });
+			this.logger.info(
+				`Social Aggregator Data Trigger: more new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`,
+			);
 		}
 		delete state.backlog;
 		Object.assign(state, result.state);
 
+		// A status item alone starts an execution too, so that the failure shows there.
 		const items = [...result.posts.map((json) => ({ json })), ...statuses];
-		// A failure alone starts an execution too, so that it shows there; a note about held posts does not.
-		if (items.length === 0 && !notes.some((note) => note.type === 'warning')) return null;
-		return [[...items, ...notes.map(noteItem)]];
-	}
-
-	/** Passes poll()'s posts on and turns its notes into execution hints (IPollFunctions cannot); a manual run reads here. */
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const input = this.getInputData();
-		if (this.getMode() === 'manual' && !input.some((item) => NOTE in item.json || 'platform' in item.json)) {
-			const options = (this.getNodeParameter('options', 0, {}) as IDataObject) ?? {};
-			const run = await manualRun(this, validatedSearch(this), options);
-			return [(run?.[0] ?? []).flatMap((item) => passOn(this, item, 0))];
-		}
-		return [input.flatMap((item, index) => passOn(this, item, index))];
+		return items.length > 0 ? [items] : null;
 	}
 }
 
-/** The key of an item that carries a note for the execution instead of a post. */
-const NOTE = '__socialAggregatorPollNote';
-
-function noteItem(hint: NodeExecutionHint): INodeExecutionData {
-	return { json: { [NOTE]: { message: hint.message, type: hint.type ?? 'info' } } };
-}
-
-/** An item with its pairedItem, or nothing for a note (added to the execution's hints). */
-function passOn(ctx: IExecuteFunctions, item: INodeExecutionData, index: number): INodeExecutionData[] {
-	const note = item.json[NOTE] as { message?: string; type?: NodeExecutionHint['type'] } | undefined;
-	if (note && typeof note === 'object') {
-		ctx.addExecutionHints({ message: String(note.message ?? ''), type: note.type ?? 'info', location: 'outputPane' });
-		return [];
-	}
-	return [{ json: item.json, pairedItem: { item: index } }];
-}
-
-function searchRound(ctx: IPollFunctions | IExecuteFunctions, search: DataSearch): FetchRound {
+function searchRound(ctx: IPollFunctions, search: DataSearch): FetchRound {
 	return async (round) => await requestDataRound(ctx, search, round);
 }
 
 /** The latest posts of one page per platform, without touching the memory: what a manual run shows. */
-async function manualRun(
-	ctx: IPollFunctions | IExecuteFunctions,
-	search: DataSearch,
-	options: IDataObject,
-): Promise<INodeExecutionData[][] | null> {
+async function manualRun(ctx: IPollFunctions, search: DataSearch, options: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const count = Number(options.testPosts ?? DEFAULT_TEST_POSTS);
 	const { posts, failures } = await latestPosts(search, searchRound(ctx, search), count);
-	const { items, notes } = reportFailures(ctx, failures, search, options);
-	const all = [...posts.map((json) => ({ json })), ...items, ...notes.map(noteItem)];
+	const all = [...posts.map((json) => ({ json })), ...reportFailures(ctx, failures, search, options)];
 	return all.length > 0 ? [all] : null;
 }
 
-/** The search the parameters describe (in the execution, the first item's), refused when SPEC.md rules it out. */
-function validatedSearch(ctx: IPollFunctions | IExecuteFunctions): DataSearch {
-	const parameter = (name: string, fallback: unknown): unknown =>
-		'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
-	const search = { term: parameter('term', ''), platforms: parameter('platforms', []) };
-	return valid(ctx.getNode(), checkDataSearch({ ...search, termType: parameter('termType', AUTO_DETECT) }));
+/** The search the parameters describe, refused when SPEC.md rules it out. */
+function validatedSearch(ctx: IPollFunctions): DataSearch {
+	const search = { term: ctx.getNodeParameter('term', ''), platforms: ctx.getNodeParameter('platforms', []) };
+	return validOrThrow(ctx.getNode(), checkDataSearch({ ...search, termType: ctx.getNodeParameter('termType', AUTO_DETECT) }));
 }
 
 /**
- * Logs failed platforms and fails the poll when every platform failed and no status items are wanted; else they
- * become a status item each, or with Continue With a Warning one warning on the execution.
+ * What the poll does with failed platforms, as On Platform Failure says: a status item each (Continue), or the poll's
+ * error naming them (Fail the Poll). Version 1: logged only (Continue With a Warning: a poll where every platform
+ * failed is an error), or a status item each.
  */
 function reportFailures(
-	ctx: IPollFunctions | IExecuteFunctions,
+	ctx: IPollFunctions,
 	failures: PlatformFailure[],
 	search: DataSearch,
 	options: IDataObject,
-): { items: INodeExecutionData[]; notes: NodeExecutionHint[] } {
-	if (failures.length === 0) return { items: [], notes: [] };
+): INodeExecutionData[] {
+	if (failures.length === 0) return [];
 	const lines = failures.map((f) => `${platformLabel(f.platform)}: ${f.message} (${f.code})`).join('; ');
-	const emit = options.platformErrors === 'emit';
-	if (failures.length >= search.platforms.length && !emit) {
-		throw new NodeOperationError(ctx.getNode(), `Every platform failed: ${lines}`, {
+	const choice = failureChoice(ctx.getNode().typeVersion, options);
+	if (choice === 'fail' || (choice === 'log' && failures.length >= search.platforms.length)) {
+		const every = failures.length >= search.platforms.length;
+		throw new NodeOperationError(ctx.getNode(), `${every ? 'Every platform failed' : 'Some platforms failed'}: ${lines}`, {
 			description: 'Check the term and term type for these platforms; the next poll tries again.',
 		});
 	}
 	ctx.logger.warn(`Social Aggregator Data Trigger: some platforms failed, the others went on: ${lines}`);
-	if (emit) return { items: failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) })), notes: [] };
-	const message = `Some platforms failed; the others went on: ${lines}. The next poll asks them again.`;
-	return { items: [], notes: [{ message, type: 'warning', location: 'outputPane' }] };
+	if (choice === 'log') return [];
+	return failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) }));
+}
+
+/** On Platform Failure as chosen, in either version's names. */
+function failureChoice(version: number, options: IDataObject): 'continue' | 'fail' | 'log' {
+	if (version < 2) return options.platformErrors === 'emit' ? 'continue' : 'log';
+	return options.onPlatformFailure === 'fail' ? 'fail' : 'continue';
 }

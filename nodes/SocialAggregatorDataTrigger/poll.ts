@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DataSearch } from '../shared/dataSearch';
-import { collectRounds, postKey, type PlatformProgress, type RoundAnswer } from '../shared/pagination';
+import { collectRounds, type PlatformProgress, type RoundAnswer } from '../shared/rounds';
+import { recordKey } from '../shared/utils';
 import type { DataPost } from '../shared/types';
 
 /** Post keys remembered per platform: far more than the pages one poll reads. */
@@ -54,13 +55,15 @@ interface PollOptions {
 	/** Requests the key's rate limit allows now: a poll reads no more pages than that (0: none, all kept for later). */
 	budgetLeft?: number;
 	rememberPerPlatform?: number;
-	maxPlatformRetries?: number;
 }
 
-/** A post's key in the memory: `postKey`, else its time and text. */
+/** Extra attempts in one poll for a platform that answered a passing failure; the next poll asks it again anyway. */
+const POLL_PLATFORM_RETRIES = 1;
+
+/** A post's key in the memory: `recordKey`, else its time and text. */
 export function pollKey(post: DataPost): string {
 	const platform = String(post.platform ?? '').toLowerCase();
-	return postKey(post) ?? `${platform}:t:${String(post.post_created_at ?? '')}:${String(post.message ?? '').slice(0, 120)}`;
+	return recordKey(post) ?? `${platform}:t:${String(post.post_created_at ?? '')}:${String(post.message ?? '').slice(0, 120)}`;
 }
 
 function failureOf(p: PlatformProgress): PlatformFailure {
@@ -85,22 +88,11 @@ export function oldestFirst(lists: DataPost[][]): DataPost[] {
 	return timed.map((t) => t.post);
 }
 
-/**
- * One poll: backlogs read on first, then the newest pages, each platform until a post it has seen. A platform still
- * finding new posts when the page budget is spent emits nothing yet: what it read becomes its backlog, so a burst is
- * emitted whole, once, oldest first. A failed platform's memory is kept as it was.
- */
-export async function pollOnce(
+/** What the memory holds for this search: the seen keys and backlogs of its platforms (none after another search). */
+export function recall(
 	search: DataSearch,
 	previous: PollState,
-	fetchRound: FetchRound,
-	options: PollOptions = {},
-): Promise<PollResult> {
-	const maxPages = Math.min(
-		Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL)),
-		Math.max(0, Math.floor(options.budgetLeft ?? Number.POSITIVE_INFINITY)),
-	);
-	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
+): { identity: string; oldSeen: Record<string, string[]>; seenSets: Record<string, Set<string>>; backlog: Record<string, Backlog> } {
 	// What identifies the search the memory belongs to (platforms are remembered one by one).
 	const identity = JSON.stringify([search.term.toLowerCase(), search.termType ?? 'auto']);
 	const sameSearch = previous.search === identity;
@@ -117,6 +109,48 @@ export async function pollOnce(
 			backlog[platform] = held;
 		}
 	}
+	return { identity, oldSeen, seenSets, backlog };
+}
+
+/** What one poll did with a platform. */
+export type PlatformOutcome =
+	/** It failed at some page: next time it reads again where it stood. */
+	| { kind: 'failed' }
+	/** The page budget ran out before it was asked: what was known is kept. */
+	| { kind: 'notAsked' }
+	/** More new posts than the pages allowed: held, with the cursor to read on from. */
+	| { kind: 'held'; posts: DataPost[]; cursor: string }
+	/** Read to a post it knew: these new posts are emitted. */
+	| { kind: 'emitted'; posts: DataPost[] }
+	/** Read for the first time: what is there is recorded, not emitted. */
+	| { kind: 'recorded'; posts: DataPost[] };
+
+/** The outcome for one platform of the rounds' progress, its backlog before, the posts found and whether it has memory. */
+export function settlePlatform(p: PlatformProgress, before: Backlog | undefined, found: DataPost[], remembers: boolean): PlatformOutcome {
+	if (p.state === 'failed' || p.error !== undefined) return { kind: 'failed' };
+	if (p.state === 'first' || (p.state === 'more' && before && p.cursor === before.cursor)) return { kind: 'notAsked' };
+	const posts = [...(before?.posts ?? []), ...found];
+	if (p.state === 'more' && remembers && p.cursor) return { kind: 'held', posts, cursor: p.cursor };
+	return remembers ? { kind: 'emitted', posts } : { kind: 'recorded', posts };
+}
+
+/**
+ * One poll: backlogs read on first, then the newest pages, each platform until a post it has seen. A platform still
+ * finding new posts when the page budget is spent emits nothing yet: what it read becomes its backlog, so a burst is
+ * emitted whole, once, oldest first. A failed platform's memory is kept as it was.
+ */
+export async function pollOnce(
+	search: DataSearch,
+	previous: PollState,
+	fetchRound: FetchRound,
+	options: PollOptions = {},
+): Promise<PollResult> {
+	const maxPages = Math.min(
+		Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES_PER_POLL)),
+		Math.max(0, Math.floor(options.budgetLeft ?? Number.POSITIVE_INFINITY)),
+	);
+	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
+	const { identity, oldSeen, seenSets, backlog } = recall(search, previous);
 
 	const found: Record<string, DataPost[]> = Object.fromEntries(search.platforms.map((p) => [p, []]));
 	const heldKeys = Object.fromEntries(search.platforms.map((p) => [p, new Set((backlog[p]?.posts ?? []).map(pollKey))]));
@@ -128,7 +162,7 @@ export async function pollOnce(
 		const outcome = await collectRounds<DataPost>({
 			platforms,
 			cursors,
-			maxPlatformRetries: options.maxPlatformRetries ?? 1,
+			maxPlatformRetries: POLL_PLATFORM_RETRIES,
 			maxRequests: maxPages - requests,
 			key: pollKey,
 			fetchRound,
@@ -158,33 +192,26 @@ export async function pollOnce(
 	const emitted: Record<string, DataPost[]> = {};
 	const recorded: string[] = [];
 	for (const p of progress) {
-		const platform = p.platform;
+		const { platform } = p;
 		const before = backlog[platform];
-		const keep = () => {
+		const outcome = settlePlatform(p, before, found[platform], Boolean(seenSets[platform]));
+		// Whatever the outcome, the memory keeps what it knew unless the platform was read to a known post.
+		const keepSeen = () => {
 			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
-			if (before) nextBacklog[platform] = before;
 		};
-		// A platform that failed at any page reads again where it stood next time.
-		if (p.state === 'failed' || p.error !== undefined) {
-			failures.push(failureOf(p));
-			keep();
-			continue;
+		if (outcome.kind === 'failed' || outcome.kind === 'notAsked') {
+			if (outcome.kind === 'failed') failures.push(failureOf(p));
+			keepSeen();
+			if (before) nextBacklog[platform] = before;
+		} else if (outcome.kind === 'held') {
+			held[platform] = outcome.posts.length;
+			nextBacklog[platform] = { cursor: outcome.cursor, posts: outcome.posts };
+			keepSeen();
+		} else {
+			seen[platform] = [...outcome.posts.map(pollKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
+			if (outcome.kind === 'emitted') emitted[platform] = outcome.posts;
+			else recorded.push(platform);
 		}
-		// Never asked: the page budget ran out before. Keep what was known.
-		if (p.state === 'first' || (p.state === 'more' && before && p.cursor === before.cursor)) {
-			keep();
-			continue;
-		}
-		const posts = [...(before?.posts ?? []), ...found[platform]];
-		if (p.state === 'more' && seenSets[platform] && p.cursor) {
-			held[platform] = posts.length;
-			nextBacklog[platform] = { cursor: p.cursor, posts };
-			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
-			continue;
-		}
-		seen[platform] = [...posts.map(pollKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
-		if (seenSets[platform]) emitted[platform] = posts;
-		else recorded.push(platform);
 	}
 
 	const order = search.platforms.filter((p) => emitted[p]);

@@ -26,7 +26,7 @@ import {
 } from './delivery';
 import { finished, RETRY_AFTER_SECONDS, receivedHere, takePlace } from './inFlight';
 import { checkExists, create, deliverySecrets, remove, triggerKey } from './lifecycle';
-import { databaseStore, firstTimeItems, itemDeliveryId } from './once';
+import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
 /** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
 const RAW = { rawExpressions: true };
@@ -160,7 +160,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		loadOptions: {
 			getWebhookEvents,
 			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				return await feedOptions.call(this, 10); // feed pages read at most
+				return await feedOptions.call(this);
 			},
 		},
 	};

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { eventList, textList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
+import { idValue, isObject } from '../shared/utils';
 
 /** Delivery ids a process remembers per trigger to recognise a retry. */
 const RECENT_DELIVERIES_LIMIT = 500;
@@ -139,7 +140,7 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 	// The id as the service wrote it: a number past 2^53 keeps every digit, a text of digits stays text.
 	const raw = rawIdToken(text);
 	const id = raw?.text ?? idText(delivery.id);
-	if (raw) delivery.id = raw.number && /^\d+$/.test(raw.text) && Number.isSafeInteger(Number(raw.text)) ? Number(raw.text) : raw.text;
+	if (raw) delivery.id = raw.number ? idValue(raw.text) : raw.text;
 	const remember = request.manual ? undefined : id;
 
 	// Copies that reach this process at once stop here; execute() checks n8n's database for the rest.
@@ -218,7 +219,7 @@ export function rawDeliveryId(raw: string): string | undefined {
 }
 
 function isTestDelivery(delivery: Delivery): boolean {
-	return typeof delivery.data === 'object' && delivery.data !== null && delivery.data.test === true;
+	return isObject(delivery.data) && delivery.data.test === true;
 }
 
 /** The feed id a delivery is about: `data.feed.id`, `data.feed` or `data.feed_id`. */
@@ -250,7 +251,7 @@ export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string
 /** One item per delivery, or per post with its feed, source and event id; no posts, no item, unless a test. */
 export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 	if (mode === 'eachDelivery') return [delivery];
-	const data = delivery.data && typeof delivery.data === 'object' && !Array.isArray(delivery.data) ? delivery.data : {};
+	const data = isObject(delivery.data) ? delivery.data : {};
 	const posts = Array.isArray(data.posts) ? (data.posts as IDataObject[]) : undefined;
 	if (!posts) return [delivery];
 	if (posts.length === 0) return isTestDelivery(delivery) ? [delivery] : [];

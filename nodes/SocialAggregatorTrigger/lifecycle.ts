@@ -2,12 +2,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { eventList } from '../shared/input';
-import { collectPages, findInPages } from '../shared/pagination';
+import { collectPages, findInPages } from '../shared/pages';
 import { webhookUrlProblem } from '../shared/webhookUrl';
-import { listAnswer, objectAnswer } from '../shared/answers';
+import { listAnswer, objectAnswer } from '../shared/answerShapes';
 import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
 import { keepRecent } from './delivery';
+import { isObject } from '../shared/utils';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
 interface StoredSubscription extends IDataObject {
@@ -44,7 +45,7 @@ export function deliverySecrets(ctx: IWebhookFunctions, manual: boolean): Array<
 /** The subscriptions kept in this node's static data. */
 function storedSubscriptions(ctx: IHookFunctions | IWebhookFunctions): Stored {
 	const subscriptions = ctx.getWorkflowStaticData('node').subscriptions;
-	return subscriptions && typeof subscriptions === 'object' ? (subscriptions as Stored) : {};
+	return isObject(subscriptions) ? (subscriptions as Stored) : {};
 }
 
 function setStored(ctx: IHookFunctions, slot: Slot, subscription: StoredSubscription | undefined): void {
@@ -189,8 +190,6 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	}
 	setStored(ctx, slot, { id, secret: created.secret, url, events, test });
 	keepRecent(secretsRegisteredHere, `${triggerKey(ctx)}:${slot}`, created.secret, SECRETS_KEPT);
-	// Older versions kept delivery ids here; n8n's database holds them now.
-	delete ctx.getWorkflowStaticData('node').recentDeliveries;
 
 	// A test delivery gives the editor a sample event without waiting; without it, real events still arrive.
 	if (test) {

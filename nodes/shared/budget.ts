@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { plural } from './errors';
+import { plural } from './utils';
 
 /**
  * A key's request budget (SPEC.md Limits: 300 requests an hour with a burst of 60 a minute by default) and what this

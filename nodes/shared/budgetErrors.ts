@@ -1,7 +1,7 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { duration, planText, platformCredits, type BudgetPlan } from './budget';
-import { plural } from './errors';
+import { plural } from './utils';
 import { BUDGET_WAIT_FIELD } from './requestOptions';
 
 /** A Return All refused because the key's budget cannot carry it (within the wait allowed): the numbers and what to do. */

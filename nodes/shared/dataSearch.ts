@@ -1,13 +1,7 @@
-import type { IAllExecuteFunctions, IDataObject } from 'n8n-workflow';
-
-import { dataApiAnswer } from './answers';
-import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, PLATFORM_DISPLAY_NAMES, type DataTermType } from './constants';
+import { DATA_API_TERM_TYPES, DATA_TERM_TYPES, type DataTermType } from './constants';
 import { toList } from './input';
-import type { RoundAnswer } from './pagination';
+import { canonicalPlatform, platformLabel } from './platforms';
 import { refuse, type Checked, type InputRefusal } from './refusal';
-import type { RetryPolicy } from './retry';
-import { apiRequestChecked, type RunBudget } from './transport';
-import type { DataPost } from './types';
 
 /** A Data API search, shared by the Data node and the Data Trigger: checks by SPEC.md's table, and one round's request. */
 
@@ -26,20 +20,6 @@ interface CheckedDataSearch extends DataSearch {
 
 /** The Term Type value that leaves `term_type` out, so the service infers it from the term. */
 export const AUTO_DETECT = 'auto';
-
-export function platformLabel(platform: string): string {
-	return PLATFORM_DISPLAY_NAMES[platform] ?? platform;
-}
-
-/** SPEC.md's name of a platform, matched without regard to case (`x` and `X (Twitter)` name Twitter). */
-export function canonicalPlatform(name: string): string | undefined {
-	const wanted = name.trim().toLowerCase();
-	if (!wanted) return undefined;
-	if (wanted === 'x' || wanted === 'x (twitter)') return 'Twitter';
-	return Object.keys(DATA_API_TERM_TYPES).find(
-		(p) => p.toLowerCase() === wanted || platformLabel(p).toLowerCase() === wanted,
-	);
-}
 
 /** The term type the service applies when none is sent (SPEC.md, GET /data/posts: `#` hashtag, else username). */
 export function inferredTermType(term: string): DataTermType {
@@ -164,18 +144,4 @@ export function checkDataSearch(raw: { term: unknown; platforms: unknown; termTy
 	}
 
 	return checked({ term, platforms, termType, resolved }, refusals);
-}
-
-/** One round of a search (GET /data/posts), its answer checked before it is used. */
-export async function requestDataRound(
-	ctx: IAllExecuteFunctions,
-	search: DataSearch,
-	round: { platforms: string[]; cursor?: string },
-	options: { itemIndex?: number; retry?: Partial<RetryPolicy>; budget?: RunBudget } = {},
-): Promise<RoundAnswer<DataPost>> {
-	const qs: IDataObject = { term: search.term, platforms: round.platforms.join(',') };
-	if (search.termType) qs.term_type = search.termType;
-	if (round.cursor) qs.cursor = round.cursor;
-	const request = { method: 'GET' as const, path: '/data/posts', qs, ...options };
-	return (await apiRequestChecked(ctx, request, dataApiAnswer)) as RoundAnswer<DataPost>;
 }

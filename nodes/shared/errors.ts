@@ -1,6 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
+import { isObject, nonBlankText, plural } from './utils';
+
 /** What the transport (or declarative routing) got back from the service. */
 export interface ApiResponse {
 	statusCode: number;
@@ -50,34 +52,25 @@ function adviceFor(statusCode: number, code: string | undefined, listsFields: bo
 	return STATUS_ADVICE[statusCode] ?? (statusCode >= 500 ? SERVER_ADVICE : undefined);
 }
 
-/** Text from the service, or nothing when it is blank or not text (an object would read "[object Object]"). */
-export function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-export function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isEnvelope(body: unknown): body is ApiErrorEnvelope {
 	return isObject(body) && isObject(body.error);
 }
 
 /** The service's own words in its error envelope, when it sent one. */
 export function envelopeMessage(body: unknown): string | undefined {
-	return isEnvelope(body) ? text(body.error.message) : undefined;
+	return isEnvelope(body) ? nonBlankText(body.error.message) : undefined;
 }
 
 /** The link the user should open, in the service's own order of preference: a checkout, an upgrade, a connection page. */
 function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
 	if (typeof action !== 'object' || action === null) return undefined;
-	return text(action.checkout_url) ?? text(action.upgrade_url) ?? text(action.connection_url);
+	return nonBlankText(action.checkout_url) ?? nonBlankText(action.upgrade_url) ?? nonBlankText(action.connection_url);
 }
 
 function describeDetails(details: ApiErrorEnvelope['error']['details']): string[] {
 	if (typeof details !== 'object' || details === null) return [];
 	return Object.entries(details).map(([field, messages]) => {
-		const said = (Array.isArray(messages) ? messages : [messages]).map((m) => text(m) ?? JSON.stringify(m));
+		const said = (Array.isArray(messages) ? messages : [messages]).map((m) => nonBlankText(m) ?? JSON.stringify(m));
 		return `${field}: ${said.join('; ')}`;
 	});
 }
@@ -88,7 +81,7 @@ function describeAction(action: ApiErrorEnvelope['error']['action'], link: strin
 		const plan = (action.required_plan_display_name ?? action.required_plan) as string | undefined;
 		return plan ? `Upgrade to the ${plan} plan: ${link}` : `Upgrade the plan: ${link}`;
 	}
-	if (link === text(action.connection_url)) return `Connect the social account: ${link}`;
+	if (link === nonBlankText(action.connection_url)) return `Connect the social account: ${link}`;
 	return `Open: ${link}`;
 }
 
@@ -124,8 +117,8 @@ export function apiErrorFromResponse(
 	const { statusCode, body } = response;
 	const envelope = isEnvelope(body) ? body.error : undefined;
 	const answered = `The service answered HTTP ${statusCode}${request ? ` to ${request}` : ''}`;
-	const message = envelope ? (text(envelope.message) ?? `${answered} without a readable message`) : answered;
-	const code = text(envelope?.code);
+	const message = envelope ? (nonBlankText(envelope.message) ?? `${answered} without a readable message`) : answered;
+	const code = nonBlankText(envelope?.code);
 	const details = describeDetails(envelope?.details);
 	const link = actionLink(envelope?.action);
 	const action = describeAction(envelope?.action, link);
@@ -161,11 +154,6 @@ export function networkError(
 		'Check the Base URL in the Social Aggregator API credential and that the service is reachable, then run the node again.';
 	const code = systemCode ?? 'network_error';
 	return apiError(node, { error: { code, message } }, code, { message, description, itemIndex });
-}
-
-/** "1 attempt", "3 attempts". */
-export function plural(n: number, word: string): string {
-	return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The service's `error.code` kept on an error made by `apiErrorFromResponse`. */

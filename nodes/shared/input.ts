@@ -1,4 +1,5 @@
 import { refuse, type Checked } from './refusal';
+import { isObject } from './utils';
 
 /** Checks of plain inputs both action nodes take; pure, answering a `Checked` value. */
 
@@ -46,6 +47,6 @@ export function checkEmail(value: unknown): Checked<string> {
 
 /** A parameter's value whether it is plain or a resource locator. */
 export function locatorValue(value: unknown): string {
-	const plain = value && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
+	const plain = isObject(value) && 'value' in value ? value.value : value;
 	return plain === undefined || plain === null ? '' : String(plain);
 }

@@ -1,13 +1,16 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { DATA_API_TERM_TYPES, KNOWN_WEBHOOK_EVENTS, MAX_PER_PAGE, PLATFORM_DISPLAY_NAMES } from './constants';
-import { isObject } from './errors';
+import { isObject } from './utils';
 import { locatorValue } from './input';
-import { collectPages, type Page } from './pagination';
+import { collectPages, type Page } from './pages';
 import { apiRequest } from './transport';
 
-/** Dropdowns must open fast: one attempt and a short wait, no long backoff. Answers are read as any JSON. */
-const QUICK = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
+/** Dropdowns must open fast: at most one retry and a short wait, no long backoff. Answers are read as any JSON. */
+/** The most pages a dropdown reads (1,000 choices at 100 a page): a list longer than that is searched in a picker. */
+const DROPDOWN_MAX_PAGES = 10;
+
+const DROPDOWN_REQUEST = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
 
 /** Text an option can show or send; what would render blank or as a placeholder is none. */
 function optionText(value: unknown): string | undefined {
@@ -133,31 +136,30 @@ async function optionsPage(
 	query: IDataObject = {},
 ): Promise<Page<INodePropertyOptions>> {
 	const qs = { ...query, page, per_page: perPage };
-	const answer = await apiRequest.call(this, { method: 'GET', path, qs, ...QUICK });
+	const answer = await apiRequest.call(this, { method: 'GET', path, qs, ...DROPDOWN_REQUEST });
 	const data = toOptions(listIn(answer, keys), fields);
 	const pages = Number(isObject(answer) && isObject(answer.meta) ? answer.meta.total_pages : undefined);
 	return Number.isSafeInteger(pages) ? { data, meta: { total_pages: pages } } : { data };
 }
 
-/** A page-numbered list as options through the page collector: `maxPages` pages at most, so a dropdown opens fast. */
+/** A page-numbered list as options through the page collector, `DROPDOWN_MAX_PAGES` at most, so a dropdown opens fast. */
 export async function pagedOptions(
 	this: ILoadOptionsFunctions,
 	path: string,
 	fields: OptionFields,
 	keys: string[],
-	maxPages: number,
 ): Promise<INodePropertyOptions[]> {
 	return await collectPages<INodePropertyOptions>({
 		returnAll: false,
-		limit: maxPages * MAX_PER_PAGE,
+		limit: DROPDOWN_MAX_PAGES * MAX_PER_PAGE,
 		key: (option) => String(option.value),
 		fetchPage: async (page, perPage) => await optionsPage.call(this, path, fields, keys, page, perPage),
 	});
 }
 
-/** The account's feeds as multi-select options, `maxPages` pages of them at most. */
-export async function feedOptions(this: ILoadOptionsFunctions, maxPages: number): Promise<INodePropertyOptions[]> {
-	return await pagedOptions.call(this, '/feeds', FEED, ['feeds'], maxPages);
+/** The account's feeds as multi-select options, in every node that offers them. */
+export async function feedOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await pagedOptions.call(this, '/feeds', FEED, ['feeds']);
 }
 
 const PLATFORM: OptionFields = { value: ['platform', 'name'], name: ['display_name', 'name'] };
@@ -191,7 +193,7 @@ function termTypeChoice(entry: unknown): TermTypeChoice | undefined {
 }
 
 export async function fetchPlatforms(this: ILoadOptionsFunctions): Promise<PlatformChoice[]> {
-	const answer = await apiRequest.call(this, { method: 'GET', path: '/platforms', ...QUICK });
+	const answer = await apiRequest.call(this, { method: 'GET', path: '/platforms', ...DROPDOWN_REQUEST });
 	const choices: PlatformChoice[] = [];
 	for (const entry of listIn(answer, ['platforms'])) {
 		const option = toOption(entry, PLATFORM);
@@ -266,7 +268,7 @@ const SOURCE: OptionFields = {
 export async function getFeedSources(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const feedId = locatorValue(this.getCurrentNodeParameter('feedId'));
 	if (!feedId) return [];
-	return await pagedOptions.call(this, `/feeds/${encodeURIComponent(feedId)}/sources`, SOURCE, ['sources'], 10);
+	return await pagedOptions.call(this, `/feeds/${encodeURIComponent(feedId)}/sources`, SOURCE, ['sources']);
 }
 
 /** The feed chosen in the `feedId` parameter, as a path segment; none while no feed is chosen. */
@@ -368,7 +370,7 @@ const WEBHOOK_EVENT: OptionFields = {
 
 /** Webhook events the service lists with the known ones added, or the known ones when it lists none. */
 export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const request = apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...QUICK });
+	const request = apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...DROPDOWN_REQUEST });
 	const answer = await request.catch((error: Error) => {
 		this.logger.debug('Webhook event list unavailable, using the known events', { error: error.message });
 	});

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { isLoopback } from './baseUrl';
-import { isObject, text } from './errors';
+import { isObject, nonBlankText } from './utils';
 
 // A post's media as files: which media, the one rule for their URLs, and the download itself with the fetcher
 // passed in. Media hosts are not the service: nothing of the credential goes to them, only https (a host on this
@@ -38,7 +38,7 @@ export interface ChosenMedium {
 export function chooseMedia(post: IDataObject, choice: MediaChoice, avatar: boolean): ChosenMedium[] {
 	const media = (Array.isArray(post.media) ? post.media : []).map((value: unknown, index) => {
 		const answered = isObject(value) ? value : {};
-		return { index, type: text(answered.type) ?? '', url: answered.url, answered };
+		return { index, type: nonBlankText(answered.type) ?? '', url: answered.url, answered };
 	});
 	const ofType = (types: string[]) => media.filter((m) => types.includes(m.type.toLowerCase()));
 	const chosen: ChosenMedium[] =

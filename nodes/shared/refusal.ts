@@ -51,7 +51,7 @@ export function refusalError(
 }
 
 /** What a check let through, or its refusal thrown as the error n8n shows. */
-export function valid<T>(node: INode, checked: Checked<T>, itemIndex?: number): T {
+export function validOrThrow<T>(node: INode, checked: Checked<T>, itemIndex?: number): T {
 	if (!checked.ok) throw refusalError(node, checked.refusal, itemIndex, checked.also);
 	return checked.value;
 }

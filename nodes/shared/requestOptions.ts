@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { refuse, valid, type Checked } from './refusal';
+import { refuse, validOrThrow, type Checked } from './refusal';
 import { DEFAULT_MAX_WAIT_MS, type RetryPolicy } from './retry';
 
 /** The option under Request Options that bounds how long one request may wait for its retries. */
@@ -72,10 +72,10 @@ export const requestOptionsCollection: INodeProperties = {
 
 /** The budget wait an item of a programmatic node allows (milliseconds), checked before any request. */
 export function itemBudgetWait(this: IExecuteFunctions, itemIndex: number): number {
-	return valid(this.getNode(), budgetWaitFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject), itemIndex);
+	return validOrThrow(this.getNode(), budgetWaitFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject), itemIndex);
 }
 
 /** The retry policy an item of a programmatic node asks for, checked before any request. */
 export function itemRetryPolicy(this: IExecuteFunctions, itemIndex: number): Partial<RetryPolicy> {
-	return valid(this.getNode(), retryPolicyFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject), itemIndex);
+	return validOrThrow(this.getNode(), retryPolicyFrom(this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject), itemIndex);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { isObject } from './errors';
+import { isObject } from './utils';
 
 // Output sized for people and agents (n8n's guideline: a Simplify toggle where an answer has more than ten
 // fields; for a node used as a tool, Output Fields: Simplified, Raw or Selected Fields). README.md's

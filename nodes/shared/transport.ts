@@ -8,11 +8,12 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
-import { UnusableAnswer, unusableAnswerError } from './answers';
+import { UnusableAnswer, unusableAnswerError } from './answerShapes';
 import { checkBaseUrl } from './baseUrl';
 import { BudgetLedger, burstWindowMs, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
-import { apiErrorFromResponse, mayHaveActedAdvice, networkError, plural, redact, type ApiResponse } from './errors';
+import { apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
+import { plural } from './utils';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
@@ -21,7 +22,7 @@ import {
 	type AttemptOutcome,
 	type RetryPolicy,
 } from './retry';
-import { valid } from './refusal';
+import { validOrThrow } from './refusal';
 import { BUDGET_WAIT_FIELD, MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
 interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 'retry' | 'acceptStatuses'> {
@@ -53,7 +54,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 export async function getBaseUrl(this: IAllExecuteFunctions, itemIndex?: number): Promise<string> {
 	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
 	const checked = checkBaseUrl(credentials.baseUrl, 'Base URL (of the Social Aggregator API credential)');
-	return valid(this.getNode(), checked, itemIndex);
+	return validOrThrow(this.getNode(), checked, itemIndex);
 }
 
 /** What an answer means: itself to hand back, or the outcome of an attempt for the retry policy to judge. */
@@ -478,7 +479,7 @@ export async function apiRequest<T = IDataObject>(
 	return response.body as T;
 }
 
-/** One request whose answer `check` reads (`shared/answers.ts`); what it refuses names the request and its status. */
+/** One request whose answer `check` reads (`shared/answerShapes.ts`); what it refuses names the request and its status. */
 export async function apiRequestChecked<T>(
 	ctx: IAllExecuteFunctions,
 	options: ApiRequestOptions & { request?: string },

@@ -33,7 +33,7 @@ const trigger = workflow('E2E new posts by polling', [], {
 			termType: 'hashtag',
 			pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
 		},
-		{ name: 'New Posts' },
+		{ name: 'New Posts', typeVersion: 2 },
 	),
 });
 
@@ -175,7 +175,7 @@ describe('Social Aggregator Data Trigger polled by a real n8n', () => {
 		assert.equal((await ctx.n8n.executions(burstId)).length, 1, 'a later poll emitted the burst again');
 	});
 
-	it('with Continue With a Warning, a poll where a platform failed starts an execution that shows the failure as a warning', async () => {
+	it('a poll where a platform failed starts an execution with a status item for it (On Platform Failure, by default)', async () => {
 		const fake = ctx.backend.fake!;
 		await betweenPolls();
 		const before = (await ctx.n8n.executions(workflowId)).length;
@@ -185,12 +185,9 @@ describe('Social Aggregator Data Trigger polled by a real n8n', () => {
 		lastPollAt = Date.now();
 		const execution = await ctx.n8n.execution(executions[0].id);
 		assert.equal(executions[0].status, 'success');
-		assert.deepEqual(execution.items('New Posts'), []);
-		const hints = (execution.run.data.resultData.runData['New Posts']?.[0]?.hints ?? []) as Array<{ message: string; type?: string }>;
-		assert.ok(
-			hints.some((hint) => hint.type === 'warning' && hint.message.includes('Twitter is down for the test')),
-			`no warning hint on the execution: ${JSON.stringify(hints)}`,
-		);
+		assert.deepEqual(execution.items('New Posts'), [
+			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'platform_error', message: 'Twitter is down for the test', failed_attempts: 2 },
+		]);
 	});
 
 	it('a manual run ("Fetch Test Event") shows the latest posts without touching the memory', async () => {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { route } from '../routing';
+import { route } from '../common/routing';
 
 const show = { resource: ['account'] };
 

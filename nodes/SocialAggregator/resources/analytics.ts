@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendDateRange } from '../checks';
-import { feedLocator } from '../fields';
-import { route } from '../routing';
+import { queryDateRange } from '../common/checks';
+import { feedLocator } from '../common/fields';
+import { route } from '../common/routing';
 
 const show = { resource: ['analytics'] };
 
@@ -27,7 +27,7 @@ export const analyticsDescription: INodeProperties[] = [
 					method: 'GET',
 					url: '=/feeds/{{$parameter.feedId}}/analytics',
 					prepare: [
-						sendDateRange(
+						queryDateRange(
 							{ path: 'startDate', label: 'Start Date', property: 'start' },
 							{ path: 'endDate', label: 'End Date', property: 'end' },
 							DEFAULT_DAYS,

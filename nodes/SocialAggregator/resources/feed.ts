@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireText, requireUpdateFields } from '../checks';
-import { collection, feedLocator, listFields } from '../fields';
-import { applyModeration, checkModerationFirst, MODERATION_LABELS, moderationFields, sendModeration } from '../moderation';
-import { route } from '../routing';
+import { requireText, requireUpdateFields } from '../common/checks';
+import { collection, feedLocator, listFields } from '../common/fields';
+import { applyModeration, checkModerationFirst, MODERATION_LABELS, moderationFields, bodyModeration } from '../common/moderation';
+import { route } from '../common/routing';
 
 const show = { resource: ['feed'] };
 /** The fields of a collection in the panel's alphabetical order. */
@@ -98,7 +98,7 @@ export const feedDescription: INodeProperties[] = [
 					method: 'PATCH',
 					url: feedUrl,
 					prepare: [
-						sendModeration('updateFields'),
+						bodyModeration('updateFields'),
 						requireUpdateFields('updateFields', { name: 'Name', syncInterval: 'Sync Interval', ...MODERATION_LABELS }),
 					],
 					verify: 'the feed (Feed › Get)',

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { listFields } from '../fields';
-import { route } from '../routing';
+import { listFields } from '../common/fields';
+import { route } from '../common/routing';
 
 const show = { resource: ['platform'] };
 

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireOneOf, requireText, sendDateTimeRange } from '../checks';
-import { collection, feedLocator, listFields, postLocator } from '../fields';
+import { requireOneOf, requireText, queryDateTimeRange } from '../common/checks';
+import { collection, feedLocator, listFields, postLocator } from '../common/fields';
 import { MEDIA_CHOICES } from '../../shared/media';
 import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
-import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../media';
-import { route } from '../routing';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media';
+import { route } from '../common/routing';
 
 const show = { resource: ['post'] };
 const postsUrl = '=/feeds/{{$parameter.feedId}}/posts';
@@ -68,7 +68,7 @@ export const postDescription: INodeProperties[] = [
 					list: 'paged',
 					shape: feedPostShape,
 					prepare: [
-						sendDateTimeRange(
+						queryDateTimeRange(
 							{ path: 'filters.after', label: 'After date', property: 'starting_at' },
 							{ path: 'filters.before', label: 'Before date', property: 'ending_at' },
 						),

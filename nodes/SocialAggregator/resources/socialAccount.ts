@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../checks';
-import { listFields } from '../fields';
-import { route } from '../routing';
+import { requireText } from '../common/checks';
+import { listFields } from '../common/fields';
+import { route } from '../common/routing';
 
 const show = { resource: ['socialAccount'] };
 

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireText, sendJsonObject } from '../checks';
-import { collection, feedLocator, listFields, sourceLocator } from '../fields';
-import { route } from '../routing';
+import { requireText, bodyJsonObject } from '../common/checks';
+import { collection, feedLocator, listFields, sourceLocator } from '../common/fields';
+import { route } from '../common/routing';
 
 const show = { resource: ['source'] };
 const sourcesUrl = '=/feeds/{{$parameter.feedId}}/sources';
@@ -28,7 +28,7 @@ export const sourceDescription: INodeProperties[] = [
 						requireText('platform', 'Platform'),
 						requireText('termType', 'Term Type'),
 						requireText('term', 'Term'),
-						sendJsonObject('options.sourceOptions', 'options', 'Source Options'),
+						bodyJsonObject('options.sourceOptions', 'options', 'Source Options'),
 					],
 					verify: "the feed's sources (Source › Get Many)",
 				}),

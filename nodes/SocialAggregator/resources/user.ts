@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireEmail, requireOneOf, sendIdList, sendOptionalId } from '../checks';
-import { collection, feedLocator, notice } from '../fields';
-import { route } from '../routing';
+import { requireEmail, requireOneOf, bodyIdList, bodyOptionalId } from '../common/checks';
+import { collection, feedLocator, notice } from '../common/fields';
+import { route } from '../common/routing';
 
 const show = { resource: ['user'] };
 
@@ -30,7 +30,7 @@ export const userDescription: INodeProperties[] = [
 				routing: route({
 					method: 'POST',
 					url: '=/users/{{$parameter.userId}}/sign_in_token',
-					prepare: [sendOptionalId('options.feedId', 'feed_id', 'Feed ID')],
+					prepare: [bodyOptionalId('options.feedId', 'feed_id', 'Feed ID')],
 					verify: 'nothing: asking again gives the same token while it is unused',
 				}),
 			},
@@ -52,7 +52,7 @@ export const userDescription: INodeProperties[] = [
 					prepare: [
 						requireEmail('email', 'Email'),
 						requireOneOf('role', 'Role', ['manager', 'collaborator']),
-						sendIdList('feedIds', 'feed_ids', 'Feed IDs'),
+						bodyIdList('feedIds', 'feed_ids', 'Feed IDs'),
 					],
 					verify: "the account's users in the dashboard (an invitation may have been sent)",
 				}),

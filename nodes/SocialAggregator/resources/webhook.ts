@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireUpdateFields, requireUrl, sendEvents } from '../checks';
+import { requireUpdateFields, requireUrl, bodyEvents } from '../common/checks';
 import { allowHttpOption } from '../../shared/webhookUrl';
-import { collection, listFields, notice, webhookLocator } from '../fields';
-import { route } from '../routing';
+import { collection, listFields, notice, webhookLocator } from '../common/fields';
+import { route } from '../common/routing';
 
 const show = { resource: ['webhook'] };
 const webhookUrl = '=/webhooks/{{$parameter.webhookId}}';
@@ -57,7 +57,7 @@ export const webhookDescription: INodeProperties[] = [
 					url: '/webhooks',
 					prepare: [
 						requireUrl('url', 'URL', 'options.allowHttp'),
-						sendEvents('events', 'options.otherEvents', { required: true }),
+						bodyEvents('events', 'options.otherEvents', { required: true }),
 					],
 					verify:
 						'whether the webhook exists (Webhook › Get Many). Its signing secret came only with the lost answer: delete that webhook and create it again',
@@ -116,7 +116,7 @@ export const webhookDescription: INodeProperties[] = [
 					url: webhookUrl,
 					omit: noSecret,
 					prepare: [
-						sendEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
+						bodyEvents('updateFields.events', 'updateFields.otherEvents', { required: false }),
 						requireUpdateFields(
 							'updateFields',
 							{ url: 'URL', events: 'Events', otherEvents: 'Other Events', status: 'Status' },

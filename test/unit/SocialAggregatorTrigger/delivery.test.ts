@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerDelivery, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { signBody } from '../shared/signBody';
-import { parameterAt } from './stub';
+import { signBody } from '../support/signBody';
+import { parameterAt } from '../support/triggerStub';
 
 const SECRET = 'whsec_unit_secret_9876543210';
 

@@ -10,8 +10,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
 import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { signBody } from '../shared/signBody';
-import { hookContext, WebhookApiStub } from './stub';
+import { signBody } from '../support/signBody';
+import { hookContext, WebhookApiStub } from '../support/triggerStub';
 
 const SEED = Number(process.env.FC_SEED ?? 20261125);
 const RUNS = Number(process.env.FC_RUNS ?? 1000) * 3;

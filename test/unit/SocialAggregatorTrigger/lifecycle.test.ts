@@ -1,7 +1,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 
 import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
-import { hookContext, WebhookApiStub } from './stub';
+import { hookContext, WebhookApiStub } from '../support/triggerStub';
 
 const URL_LIVE = 'https://n8n.example.com/webhook/wf1/webhook';
 const URL_TEST = 'https://n8n.example.com/webhook-test/wf1/webhook';

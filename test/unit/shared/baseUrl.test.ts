@@ -1,5 +1,5 @@
 import { checkBaseUrl } from '../../../nodes/shared/baseUrl';
-import { refusal, value } from './checked';
+import { refusal, value } from '../support/checked';
 
 describe('checkBaseUrl: one check for the credential test, both action nodes and the triggers', () => {
 	test('an https address ending in the version prefix, with or without a trailing slash', () => {

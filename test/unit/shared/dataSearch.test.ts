@@ -1,8 +1,9 @@
 import { DATA_API_TERM_TYPES, DATA_TERM_TYPES } from '../../../nodes/shared/constants';
-import { canonicalPlatform, checkDataSearch, checkPlatforms, inferredTermType } from '../../../nodes/shared/dataSearch';
+import { checkDataSearch, checkPlatforms, inferredTermType } from '../../../nodes/shared/dataSearch';
+import { canonicalPlatform } from '../../../nodes/shared/platforms';
 import { describeRefusal, refusalError } from '../../../nodes/shared/refusal';
-import { faults, refusal, value } from './checked';
-import { NODE } from './context';
+import { faults, refusal, value } from '../support/checked';
+import { NODE } from '../support/context';
 
 describe('auto-detection (SPEC.md, GET /data/posts)', () => {
 	test.each([

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiErrorCode, apiErrorFromResponse, redact } from '../../../nodes/shared/errors';
-import { NODE } from './context';
+import { NODE } from '../support/context';
 
 const upgradeAction = {
 	type: 'upgrade_plan',

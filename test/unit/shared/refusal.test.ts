@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeRefusal, refusalError } from '../../../nodes/shared/refusal';
-import { NODE } from './context';
+import { NODE } from '../support/context';
 
 test('a refusal reads as one sentence with the field, the item and the platform', () => {
 	expect(describeRefusal({ field: 'Term Type', platform: 'Reddit', reason: 'why' }, 2)).toBe(

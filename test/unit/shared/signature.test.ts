@@ -6,7 +6,7 @@ import {
 	findSignatureHeader,
 	verifyDelivery,
 } from '../../../nodes/shared/signature';
-import { signBody } from './signBody';
+import { signBody } from '../support/signBody';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const BODY = Buffer.from('{"id":"dlv_1","event":"post.created","occurred_at":"2026-01-01T00:00:00Z","data":{"posts":[]}}');

@@ -1,7 +1,7 @@
 import { apiErrorCode } from '../../../nodes/shared/errors';
 import { retryTiming } from '../../../nodes/shared/retry';
 import { apiRequest, apiRequestFull, joinUrl } from '../../../nodes/shared/transport';
-import { scriptedContext, type Answer } from './context';
+import { scriptedContext, type Answer } from '../support/context';
 
 const ok = (body: unknown) => ({ statusCode: 200, body });
 const tooMany = (retryAfter?: string): Answer => ({

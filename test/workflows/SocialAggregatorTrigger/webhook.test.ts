@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { firstTimeItems, type ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/once';
+import { firstTimeItems, type ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/seenDeliveries';
 import { SHAPES, start, type FakeService } from '../../fake-service';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
 import { credentialsFor } from '../support';

@@ -1,0 +1,293 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+
+import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../../shared/answerShapes';
+import { apiErrorFromResponse, errorItem, toNodeError } from '../../shared/errors';
+import { idValue, isObject, recordKey } from '../../shared/utils';
+import { MAX_PER_PAGE } from '../../shared/constants';
+import { checkLimit } from '../../shared/input';
+import { duration } from '../../shared/budget';
+import { budgetRefusal, partialNote } from '../../shared/budgetErrors';
+import { collectPages, findInPages, ListAlreadyFailed, StoppedPartWay } from '../../shared/pages';
+import { validOrThrow } from '../../shared/refusal';
+import { budgetWaitFrom, retryPolicyFrom } from '../../shared/requestOptions';
+import { retryTiming } from '../../shared/retry';
+import { outputChoice, shapeRecord, type RecordShape } from '../../shared/simplify';
+import {
+	burstRetry,
+	credentialSecrets,
+	DEFAULT_TIMEOUT_MS,
+	getBaseUrl,
+	keyBudget,
+	loggedRunBudget,
+	RequestGate,
+	sendAuthenticated,
+	sendWithRules,
+	type BudgetUse,
+	type SendRules,
+	type SentResponse,
+} from '../../shared/transport';
+import { parameterText, requireId, type Prepare, type RequestOptions } from './checks';
+
+// The path of a declarative request, in this file's order: route() → operationHook (n8n's pagination hook) →
+// checks and prepare steps → send by the rules → pages → items. CONTRIBUTING.md walks it.
+
+interface RouteSpec {
+	method: IHttpRequestMethods;
+	/** The path below the base URL; an expression (`=/feeds/{{$parameter.feedId}}`) where it holds IDs (numbers). */
+	url: string;
+	/** A fixed body, merged with what the parameters send. */
+	body?: IDataObject;
+	/** A list with Return All and Limit: `paged` asks page by page (`page`/`per_page`), `whole` comes at once. */
+	list?: 'paged' | 'whole';
+	/** A read that answers a list without pages (and without Return All). */
+	answersList?: boolean;
+	/** Checks and request changes, in order, before any request. */
+	prepare?: Prepare[];
+	/** Fields never to output (a secret the user did not ask for). */
+	omit?: string[];
+	/** For a write whose answer may be lost after it acted: what the user should check before running again. */
+	verify?: string;
+	/** What follows a write's answer: further requests by the same rules, the record to output in the end. */
+	after?: After;
+	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
+	shape?: RecordShape;
+	/** Items made from the record read, instead of the record itself: files in binary fields (Post › Download Media). */
+	files?: Files;
+	/**
+	 * A read the live service may lack (it answers 404 for a record that exists): the record is then looked for by
+	 * the path's last ID in this page-numbered list, and only a record missing there too is the 404 error.
+	 */
+	findIn?: string;
+}
+
+/** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
+export type SendMore = (
+	method: IHttpRequestMethods,
+	url: string,
+	body?: IDataObject,
+	verify?: string,
+) => Promise<SentResponse>;
+
+/** A step after a write's answer (the record it answered); what it returns is output instead. */
+export type After = (
+	this: IExecutePaginationFunctions,
+	record: IDataObject,
+	sendMore: SendMore,
+	itemIndex: number,
+) => Promise<IDataObject>;
+
+/**
+ * Output items made from a read's record (`json` is the record as Simplify shaped it). The pagination hook's
+ * context has n8n's binary helpers, so a declarative operation can output files this way.
+ */
+export type Files = (
+	this: IExecutePaginationFunctions,
+	record: IDataObject,
+	json: IDataObject,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
+
+/** The routing of one operation: the request, and the function that sends it by the package's rules. */
+export function route(spec: RouteSpec): INodePropertyRouting {
+	const request: RequestOptions = { method: spec.method, url: spec.url };
+	if (spec.body) request.body = spec.body;
+	// n8n sends a declarative request itself unless a pagination hook is set: every operation, a POST or a DELETE
+	// as much as a list, sets one, so that each request goes through this package's one transport (checks before
+	// the request, retries, the key's budget, errors). n8n calls it once per item.
+	return { request, send: { paginate: true }, operations: { pagination: operationHook(spec) } };
+}
+
+/** The pagination hook of one operation: checks, the request by the package's rules, pages, output items. */
+function operationHook(spec: RouteSpec) {
+	// Every parameter in a path is an ID, checked as a number before any request; a delete outputs the last one.
+	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
+	const prepare = [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])];
+	const deletes = spec.method === 'DELETE' ? ids.at(-1) : undefined;
+	const lastId = ids.at(-1);
+	/** The record of the path's last ID in the list `path`, after its own read answered 404; else that 404's error. */
+	async function findListed(
+		this: IExecutePaginationFunctions,
+		read: RequestOptions,
+		path: string,
+		notFound: SentResponse,
+		rules: SendRules & { itemIndex: number },
+	): Promise<IDataObject> {
+		const list = requestSender.call(this, { ...read, url: path, method: 'GET', qs: undefined }, { ...rules, method: 'GET', request: `GET ${path}` });
+		const found = await findInPages(async (page, perPage) => {
+			const answer = await list({ page, per_page: perPage });
+			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
+		}, parameterText.call(this, lastId!));
+		if (found) return found;
+		throw apiErrorFromResponse(this.getNode(), notFound, rules.itemIndex, undefined, rules.request);
+	}
+
+	return async function runOperation(
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		const options = requestData.options;
+		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+		// The request as errors name it, once routing's URL is finished.
+		const request = () => `${method} ${String(options.url ?? '')}`;
+		// The records as items: secrets the user did not ask for left out, Simplify and Output Fields applied.
+		const outputItems = (records: IDataObject[]): INodeExecutionData[] => {
+			const choice = spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined;
+			return records.map((record) => {
+				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
+				let json = spec.omit ? { ...record } : record;
+				for (const field of spec.omit ?? []) delete json[field];
+				if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
+				return { json, pairedItem: { item: itemIndex } };
+			});
+		};
+		try {
+			await getBaseUrl.call(this, itemIndex);
+			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
+			const retry = validOrThrow(this.getNode(), retryPolicyFrom(requestOptions), itemIndex);
+			const budgetWait = validOrThrow(this.getNode(), budgetWaitFrom(requestOptions), itemIndex);
+			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
+			const limit = returnAll ? undefined : validOrThrow(this.getNode(), checkLimit(this.getNodeParameter('limit', 50)), itemIndex);
+			for (const step of prepare) await step.call(this, options, itemIndex);
+			finish(options, Number(requestOptions.timeout ?? 0));
+
+			const budget = await keyBudget(this, itemIndex, loggedRunBudget(this, budgetWait));
+			const rules = { method, itemIndex, retry: { ...burstRetry(budget), ...retry }, request: request(), budget };
+			const sendRequest = requestSender.call(this, options, rules);
+			const sendMore: SendMore = async (moreMethod, url, body, verify) => {
+				const more = { ...options, method: moreMethod, url, body, qs: undefined };
+				const moreRules = { ...rules, method: moreMethod, request: `${moreMethod} ${url}` };
+				return await requestSender.call(this, more, moreRules)({}, verify);
+			};
+			let results: IDataObject[];
+			if (spec.list === 'paged') {
+				results = await pagedList(sendRequest, limit, budget);
+			} else if (spec.findIn) {
+				const read = await requestSender.call(this, options, { ...rules, acceptStatuses: [404] })({});
+				results = read.statusCode === 404 ? [await findListed.call(this, options, spec.findIn, read, rules)] : answerItems(spec, method, read);
+			} else {
+				const answer = await sendRequest({}, spec.verify);
+				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);
+				if (spec.after) results = [await spec.after.call(this, results[0], sendMore, itemIndex)];
+				if (limit !== undefined) results = results.slice(0, limit);
+				if (spec.files) return await spec.files.call(this, results[0], outputItems(results)[0].json, itemIndex);
+			}
+
+			return outputItems(results);
+		} catch (caught) {
+			// A list stopped part way: what it fetched is output with Continue On Fail, and counted in the error.
+			const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
+			const reason: unknown = stopped ? stopped.reason : caught;
+			const cause =
+				reason instanceof UnusableAnswer
+					? unusableAnswerError(this.getNode(), reason, { request: request(), itemIndex })
+					: reason;
+			const error = toNodeError(this.getNode(), cause, itemIndex);
+			const keep = this.continueOnFail();
+			if (stopped) partialNote(error, { items: stopped.items.length, pages: stopped.pages, totalPages: stopped.totalPages, kept: keep });
+			if (!keep) throw error;
+			return [...outputItems(stopped?.items ?? []), errorItem(this.getNode(), error, itemIndex)];
+		}
+	};
+}
+
+// Requests in flight at once for a node run (n8n runs a declarative node's items concurrently), and pages of
+// a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
+export const PAGE_CONCURRENCY = 10;
+
+/** The gate of each node run, which n8n gives one execute data for all of its input items. */
+const runGates = new WeakMap<object, RequestGate>();
+
+/** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
+function finish(request: RequestOptions, chosenTimeout: number): void {
+	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
+	for (const [key, value] of Object.entries(request.qs ?? {})) {
+		if (value === undefined || value === null || value === '') delete request.qs![key];
+	}
+	if (typeof request.url === 'string') request.url = request.url.replace(/\s*\/\s*/g, '/').trim();
+	request.timeout = Number.isFinite(chosenTimeout) && chosenTimeout > 0 ? chosenTimeout : DEFAULT_TIMEOUT_MS;
+}
+
+/** Sends the operation's request with a page's query added; `verify` says what to check after a lost answer. */
+type RequestSender = (qs?: IDataObject, verify?: string) => Promise<SentResponse>;
+
+/** A sender of the request (with a page's query) by the package's rules through the run's gate; none after a failure. */
+function requestSender(
+	this: IExecutePaginationFunctions,
+	options: RequestOptions,
+	rules: SendRules & { itemIndex: number },
+): RequestSender {
+	let failed = false;
+	const secrets = credentialSecrets(this, rules.itemIndex);
+	// Without execute data (none is promised), the item gets a gate of its own.
+	const run: object | undefined = this.getExecuteData();
+	const gate = (run && runGates.get(run)) ?? new RequestGate(PAGE_CONCURRENCY);
+	if (run) runGates.set(run, gate);
+	return async (qs = {}, verify) => {
+		// A page not yet sent when another of the list has failed: the list fails with that page's error.
+		if (failed) throw new ListAlreadyFailed();
+		const request = { ...options, qs: { ...(options.qs ?? {}), ...qs } } as IHttpRequestOptions;
+		if (Object.keys(request.qs ?? {}).length === 0) delete request.qs;
+		const send = async () => await sendAuthenticated(this, request);
+		const answer = sendWithRules(this.getNode(), send, { ...rules, gate, secrets, verify });
+		answer.catch(() => (failed = true));
+		return await answer;
+	};
+}
+
+/**
+ * A page-numbered list: Return All, or pages up to the Limit, several at a time. Once page 1 gives the page count, a
+ * list the key's budget cannot carry (within the wait the user allows) is refused before another request.
+ */
+async function pagedList(send: RequestSender, limit: number | undefined, budget: BudgetUse | undefined): Promise<IDataObject[]> {
+	return await collectPages<IDataObject>({
+		returnAll: limit === undefined,
+		limit,
+		key: recordKey,
+		concurrency: PAGE_CONCURRENCY,
+		keepPartial: true,
+		beforeRest: (needed, totalPages) => {
+			if (!budget) return;
+			const now = retryTiming.now();
+			const plan = budget.ledger.plan(needed, now);
+			if (plan.waitMs === 0) return;
+			if (budget.run.capMs >= plan.waitMs) {
+				budget.run.log?.(`${needed} more pages need about ${duration(plan.waitMs)} of waiting for the key's rate limit; waiting as allowed`);
+				return;
+			}
+			throw budgetRefusal(plan, now, { totalPages, capMs: budget.run.capMs, perPage: MAX_PER_PAGE, limit });
+		},
+		fetchPage: async (page, perPage) => {
+			const answer = await send({ page, per_page: perPage });
+			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
+		},
+	});
+}
+
+/** The items of an answer checked against SPEC.md's shape; a write may answer without a body (then: success). */
+function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
+	const empty = answer.body === undefined || answer.body === null || answer.body === '';
+	if (method !== 'GET' && empty) return [{ success: true }];
+	const at = { statusCode: answer.statusCode };
+	if (spec.list || spec.answersList) return listAnswer(answer.body, at).data;
+	return [objectAnswer(answer.body, at)];
+}
+
+/** What a delete outputs; a note when a retry found the record already gone. */
+function deleted(this: IExecutePaginationFunctions, parameter: string, answer: SentResponse): IDataObject {
+	// Digits, as requireId checked; an ID too long for a number stays text.
+	const result: IDataObject = { deleted: true, id: idValue(parameterText.call(this, parameter)) };
+	if (answer.alreadyGone) {
+		result.note =
+			'It was already gone: the connection of the first attempt failed after the service had deleted it, and the repeat found nothing at this ID.';
+	}
+	return result;
+}

@@ -1,0 +1,44 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { errorItem, toNodeError } from '../../shared/errors';
+import { StoppedPartWay } from '../../shared/pages';
+import { apiKeyOperations } from '../resources/apiKey';
+import { postOperations } from '../resources/post';
+import { profileOperations } from '../resources/profile';
+import type { Operation } from './types';
+
+// Each resource file exports its operations by their values (`<resource>Operations`): a new operation is an entry
+// there, a new resource one here.
+const resources: Record<string, Record<string, Operation | undefined>> = {
+	apiKey: apiKeyOperations,
+	post: postOperations,
+	profile: profileOperations,
+};
+
+/** Runs the chosen operation once per input item; with Continue On Fail a failed item becomes an error item. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const chosen = resources[resource]?.[operation];
+	if (typeof chosen !== 'function') {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const answered = await chosen.call(this, itemIndex);
+			returnData.push(...answered.map((json) => ({ json, pairedItem: { item: itemIndex } })));
+		} catch (caught) {
+			// A run that stopped part way keeps what it fetched, before its error item, with Continue On Fail.
+			const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
+			const error = stopped ? stopped.reason : caught;
+			if (!this.continueOnFail()) throw toNodeError(this.getNode(), error, itemIndex);
+			returnData.push(...(stopped?.items ?? []).map((json) => ({ json, pairedItem: { item: itemIndex } })));
+			returnData.push(errorItem(this.getNode(), error, itemIndex));
+		}
+	}
+	return [returnData];
+}

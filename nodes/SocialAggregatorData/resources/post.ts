@@ -1,0 +1,348 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { duration } from '../../shared/budget';
+import { roundsNote, roundsRefusal } from '../../shared/budgetErrors';
+import { AUTO_DETECT, checkDataSearch } from '../../shared/dataSearch';
+import { dataSearchFields, PAGE_COST } from '../../shared/dataSearchFields';
+import { toNodeError } from '../../shared/errors';
+import { checkLimit } from '../../shared/input';
+import { StoppedPartWay } from '../../shared/pages';
+import { canonicalPlatform } from '../../shared/platforms';
+import { type Checked, refuse, validOrThrow } from '../../shared/refusal';
+import { itemBudgetWait, itemRetryPolicy } from '../../shared/requestOptions';
+import { retryTiming } from '../../shared/retry';
+import {
+	collectRounds,
+	type PageRecord,
+	platformFailureItem,
+	requestDataRound,
+	type PlatformProgress,
+	type RoundOutcome,
+	type RoundPlan,
+} from '../../shared/rounds';
+import {
+	dataPostShape,
+	outputChoice,
+	type OutputChoice,
+	RAW,
+	shapeRecord,
+	simplifyField,
+	toolOutputFields,
+} from '../../shared/simplify';
+import { keyBudget, loggedRunBudget } from '../../shared/transport';
+import type { DataPost } from '../../shared/types';
+import { plural } from '../../shared/utils';
+import {
+	onPlatformFailureOption,
+	platformFailedError,
+	platformFailureChoices,
+	platformRetriesOption,
+} from '../common/platformFailure';
+import type { Operation } from '../common/types';
+
+const searchProperties: INodeProperties[] = [
+	...dataSearchFields,
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		hint: `Fetches every page of every chosen platform. ${PAGE_COST} A Limit fetches only the pages that hold that many posts per platform.`,
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		hint: 'Per platform: each platform returns up to this many posts, and no page beyond them is fetched, so no credits are spent on pages the limit does not need',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Platform Page',
+				value: 'pages',
+				description: 'Each page with its platform, status, cursors and its posts in a list',
+			},
+			{ name: 'One Item per Post', value: 'posts' },
+			{
+				name: 'Posts, Then a Status Item per Platform',
+				value: 'postsAndStatus',
+				description: 'The posts, then for every platform: success, posts, pages, next_cursor or the error',
+			},
+		],
+		default: 'posts',
+	},
+	simplifyField({}, true),
+	...toolOutputFields({}, dataPostShape),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			onPlatformFailureOption,
+			platformRetriesOption,
+			{
+				displayName: 'Resume From Cursors',
+				name: 'resumeCursors',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Cursor',
+				default: {},
+				description:
+					'Continue platforms from the next_cursor of an earlier search (a status or page item) instead of their first page. A cursor continues after the last page fetched: posts a Limit left out of that page are not returned again.',
+				options: [
+					{
+						displayName: 'Cursor',
+						name: 'cursor',
+						values: [
+							{
+								displayName: 'Platform Name or ID',
+								name: 'platform',
+								type: 'options',
+								typeOptions: { loadOptionsMethod: 'getDataPlatforms' },
+								default: '',
+								description:
+									'One of the searched platforms. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+							},
+							{
+								displayName: 'Cursor',
+								name: 'cursor',
+								type: 'string',
+								default: '',
+								description: 'The next_cursor exactly as the service gave it',
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+];
+
+const searchShow = { show: { resource: ['post'], operation: ['search'] } };
+
+const searchFields = updateDisplayOptions(searchShow, searchProperties);
+
+/** A safety net against a service that never stops paging. */
+export const MAX_SEARCH_REQUESTS = 1000;
+
+type SearchOutputMode = 'posts' | 'pages' | 'postsAndStatus';
+
+/** Resume cursors per platform: opaque (SPEC.md rule 6), so only their platform is checked. */
+export function checkResumeCursors(
+	entries: Array<{ platform?: unknown; cursor?: unknown }>,
+	platforms: string[],
+): Checked<Record<string, string>> {
+	const cursors: Record<string, string> = {};
+	for (const entry of entries) {
+		const cursor = String(entry.cursor ?? '').trim();
+		const name = String(entry.platform ?? '').trim();
+		if (cursor === '' && name === '') continue;
+		const platform = canonicalPlatform(name);
+		if (!platform || !platforms.includes(platform)) {
+			return refuse({
+				field: 'Resume From Cursors',
+				platform: name || undefined,
+				reason: name
+					? `a cursor is given for ${name}, which is not among the searched platforms`
+					: 'a cursor is given without its platform',
+				hint: 'Each cursor continues one of the platforms in Platforms.',
+			});
+		}
+		if (cursor === '') continue;
+		if (/[,\s]/.test(cursor)) {
+			return refuse({
+				field: 'Resume From Cursors',
+				platform,
+				reason: 'a cursor contains a comma or a space, so it cannot be a single cursor the service gave',
+				hint: 'Paste the next_cursor of that platform exactly as it came.',
+			});
+		}
+		if (cursors[platform]) {
+			return refuse({ field: 'Resume From Cursors', platform, reason: `two cursors are given for ${platform}` });
+		}
+		cursors[platform] = cursor;
+	}
+	return { ok: true, value: cursors };
+}
+
+/** One platform's summary after a search. */
+export function platformStatusItem(progress: PlatformProgress, outcome: RoundOutcome<DataPost>): IDataObject {
+	const pages = outcome.pages.filter((p) => p.platform === progress.platform);
+	const succeeded = progress.state !== 'failed';
+	const posts = pages.reduce((sum, p) => sum + p.items.length, 0);
+	const attempts = pages.filter((p) => !p.status.success).length;
+	const item: IDataObject = {
+		type: 'platform_status',
+		platform: progress.platform,
+		success: succeeded,
+		posts,
+		pages: pages.filter((p) => p.status.success).length,
+	};
+	if (succeeded) {
+		// The cursor continues after the last page fetched: what a Limit left of that page is not in it.
+		item.has_more = Boolean(progress.cursor);
+		item.next_cursor = progress.cursor ?? null;
+		if (progress.state === 'first' || progress.state === 'more') item.stopped_early = true;
+	} else {
+		// Where the platform was when it failed, to resume from later (null: its first page).
+		Object.assign(item, platformFailureItem(progress.platform, progress.error, attempts), {
+			resume_cursor: progress.cursor ?? null,
+		});
+	}
+	return item;
+}
+
+/** One item per platform page (with its status and cursor); a platform's final failure is a page item too. */
+export function pageItem(record: PageRecord<DataPost>): IDataObject {
+	const { status } = record;
+	return {
+		type: 'platform_page',
+		platform: record.platform,
+		page: record.page ?? null,
+		success: status.success,
+		...(status.success
+			? {
+					count: record.items.length,
+					reported_count: status.count ?? null,
+					has_more: Boolean(status.next_cursor) && status.has_more !== false,
+					next_cursor: status.next_cursor ?? null,
+				}
+			: {
+					error_code: status.error_code ?? 'platform_error',
+					message: status.message ?? status.error_code ?? 'The platform failed',
+				}),
+		cursor: record.cursorSent,
+		posts: record.items,
+	};
+}
+
+/**
+ * The items of one search in the chosen Output; `includeFailures` adds an item per platform failed for good.
+ * `choice` (Simplify, Output Fields) shapes the posts, wherever they are; status items stay whole.
+ */
+export function shapeSearchOutput(
+	outcome: RoundOutcome<DataPost>,
+	mode: SearchOutputMode,
+	includeFailures: boolean,
+	/** A search that stopped part way: every platform's status follows the posts, with its cursor to resume from. */
+	stopped = false,
+	choice: OutputChoice = RAW,
+): IDataObject[] {
+	const shapePost = (post: DataPost) => (choice.mode === 'raw' ? { ...post } : shapeRecord(post, dataPostShape, choice));
+	if (mode === 'pages') {
+		// Retried attempts are not pages; the last failure of a platform is reported once.
+		const pages = outcome.pages.filter((r) => r.status.success || (includeFailures && !r.willRetry)).map(pageItem);
+		if (choice.mode === 'raw') return pages;
+		return pages.map((page) => ({ ...page, posts: (page.posts as DataPost[]).map(shapePost) }));
+	}
+	const every = mode === 'postsAndStatus' || stopped;
+	const statuses = outcome.progress.filter((p) => every || (includeFailures && p.state === 'failed'));
+	return [...outcome.items.map(shapePost), ...statuses.map((p) => platformStatusItem(p, outcome))];
+}
+
+/**
+ * Posts → Search's rounds: each request carries every platform that has and needs more, at most
+ * `MAX_SEARCH_REQUESTS` of them; a failure after the first keeps what was paid for (`failure` set).
+ */
+export async function searchRounds(
+	plan: Omit<RoundPlan<DataPost>, 'maxRequests' | 'keepPartial'> & { maxRequests?: number },
+): Promise<RoundOutcome<DataPost>> {
+	return await collectRounds<DataPost>({ maxRequests: MAX_SEARCH_REQUESTS, ...plan, keepPartial: true });
+}
+
+async function executeSearch(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const search = {
+		term: this.getNodeParameter('term', itemIndex, ''),
+		platforms: this.getNodeParameter('platforms', itemIndex, []),
+		termType: this.getNodeParameter('termType', itemIndex, AUTO_DETECT),
+	};
+	const input = validOrThrow(node, checkDataSearch(search), itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : validOrThrow(node, checkLimit(this.getNodeParameter('limit', itemIndex, 50)), itemIndex);
+	const output = this.getNodeParameter('output', itemIndex, 'posts') as SearchOutputMode;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const { failItem, maxPlatformRetries } = platformFailureChoices(options);
+	const cursorEntries = ((options.resumeCursors as IDataObject | undefined)?.cursor ?? []) as IDataObject[];
+	const entries = Array.isArray(cursorEntries) ? cursorEntries : [];
+	const cursors = validOrThrow(node, checkResumeCursors(entries, input.platforms), itemIndex);
+
+	const retry = itemRetryPolicy.call(this, itemIndex);
+	const run = loggedRunBudget(this, itemBudgetWait.call(this, itemIndex));
+	const budget = await keyBudget(this, itemIndex, run);
+	const outcome = await searchRounds({
+		platforms: input.platforms,
+		limit,
+		cursors,
+		maxPlatformRetries,
+		stopOnFailure: failItem,
+		// A page's cursor says only that more is there, not how much: the budget is checked before each request, and
+		// a search it cannot carry stops before a request it would refuse, keeping what was paid for.
+		beforeRound: (open) => {
+			if (!budget || run.capMs > 0 || budget.ledger.left(retryTiming.now()) > 0) return;
+			throw roundsRefusal(budget.ledger.plan(1, retryTiming.now()), retryTiming.now(), open.map((p) => p.platform));
+		},
+		fetchRound: async (round) => await requestDataRound(this, input, round, { itemIndex, retry, budget: run }),
+	});
+
+	if (run.waitedMs > 0) {
+		const message = `Waited ${duration(run.waitedMs)} in all for the key's rate-limit budget (Request Options → Wait for Rate Limit Budget)`;
+		this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
+	}
+	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
+	if (outcome.failure !== undefined) {
+		const error = toNodeError(node, outcome.failure, itemIndex);
+		// Nothing fetched, nothing to keep: the error alone.
+		if (outcome.requests === 0) throw error;
+		const kept = this.continueOnFail();
+		roundsNote(error, outcome, kept);
+		throw new StoppedPartWay(error, kept ? shapeSearchOutput(outcome, output, !failItem, true, choice) : [], outcome.requests);
+	}
+
+	const failed = outcome.stoppedBy;
+	if (failed) {
+		const why = `The platform failed ${plural(failed.failures, 'time')} in a row, so the search stopped after ${plural(outcome.requests, 'request')}.`;
+		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
+	}
+	if (outcome.requestCapReached) {
+		const message = `The search stopped after ${outcome.requests} requests: the service kept reporting more pages`;
+		const description = 'Use a Limit, or resume later from the cursors of a Limit search.';
+		throw new NodeOperationError(node, message, { itemIndex, description });
+	}
+
+	return shapeSearchOutput(outcome, output, !failItem, false, choice);
+}
+
+export const postDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['post'] } },
+		options: [
+			{
+				name: 'Search',
+				value: 'search',
+				description: 'Look up recent posts for a term on several platforms at once, without creating a feed',
+				action: 'Search posts',
+			},
+		],
+		default: 'search',
+	},
+	...searchFields,
+];
+
+/** The operations of this resource by their values: the router runs the chosen one once per input item. */
+export const postOperations: Record<string, Operation> = { search: executeSearch };

@@ -1,0 +1,31 @@
+import { DATA_API_TERM_TYPES, PLATFORM_DISPLAY_NAMES } from './constants';
+import type { PlatformStatus } from './types';
+
+/** A platform's names: SPEC.md's, the one shown to users, and what the service may answer for it. */
+
+/** The name users see (`X (Twitter)`, `Google Reviews`); SPEC.md's name otherwise. */
+export function platformLabel(platform: string): string {
+	return PLATFORM_DISPLAY_NAMES[platform] ?? platform;
+}
+
+/** SPEC.md's name of a platform, matched without regard to case (`x` and `X (Twitter)` name Twitter). */
+export function canonicalPlatform(name: string): string | undefined {
+	const wanted = name.trim().toLowerCase();
+	if (!wanted) return undefined;
+	if (wanted === 'x' || wanted === 'x (twitter)') return 'Twitter';
+	return Object.keys(DATA_API_TERM_TYPES).find(
+		(p) => p.toLowerCase() === wanted || platformLabel(p).toLowerCase() === wanted,
+	);
+}
+
+/** The platform among `platforms` a name from the service stands for, in any case or as SPEC.md's alias (`X`). */
+export function matchPlatform(name: unknown, platforms: string[]): string | undefined {
+	const text = String(name ?? '');
+	const canonical = canonicalPlatform(text);
+	return platforms.find((p) => p.toLowerCase() === text.toLowerCase() || p === canonical);
+}
+
+/** A platform's entry in `meta.platforms`. */
+export function platformStatus(statuses: PlatformStatus[], platform: string): PlatformStatus | undefined {
+	return statuses.find((s) => matchPlatform(s?.platform, [platform]));
+}

@@ -1,0 +1,164 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
+import { DataApiStub, ids } from '../support/dataApiStub';
+
+describe('SocialAggregatorDataTrigger.poll()', () => {
+	function pollContext(parameters: IDataObject, mode: string, staticData: IDataObject = {}, typeVersion = 1) {
+		const requests: IDataObject[] = [];
+		const api = new DataApiStub();
+		const logs: string[] = [];
+		const context = {
+			getNode: () => ({ id: 'n', name: 'Data Trigger', type: 'x', typeVersion, position: [0, 0], parameters: {} }),
+			getMode: () => mode,
+			getActivationMode: () => 'activate',
+			getWorkflowStaticData: () => staticData,
+			getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+			getCredentials: async () => ({ apiKey: 'sag_live_unit', baseUrl: 'http://127.0.0.1:9/v1' }),
+			logger: { debug: () => undefined, info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: () => undefined },
+			helpers: {
+				httpRequestWithAuthentication: async (_t: string, options: { qs: IDataObject }) => {
+					requests.push(options.qs);
+					const qs = options.qs;
+					const body = await api.fetch({ platforms: String(qs.platforms).split(','), cursor: qs.cursor as string | undefined });
+					return { statusCode: 200, headers: {}, body };
+				},
+			},
+		} as unknown as IPollFunctions;
+		return { context, requests, api, staticData, logs };
+	}
+
+	const node = new SocialAggregatorDataTrigger();
+
+	it.each([
+		[{ term: '', platforms: ['Bluesky'], termType: 'auto' }, 'Term'],
+		[{ term: 'a', platforms: ['Bluesky', 'Friendster'], termType: 'auto' }, 'Platforms'],
+		[{ term: 'a', platforms: ['Reddit'], termType: 'auto' }, 'Term Type'],
+		[{ term: 'a', platforms: ['Vimeo'], termType: 'hashtag' }, 'Vimeo'],
+	])('refuses %j before any request, naming %s', async (parameters, named) => {
+		const { context, requests } = pollContext(parameters, 'trigger');
+		await expect(node.poll.call(context)).rejects.toThrow(named);
+		expect(requests).toEqual([]);
+	});
+
+	it('records on the first poll, then emits only new posts; a quiet poll emits nothing', async () => {
+		const { context, api, staticData, requests } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'hashtag' }, 'trigger');
+		api.add('Bluesky', 2);
+		expect(await node.poll.call(context)).toBeNull();
+		expect(requests[0]).toEqual({ term: '#n8n', platforms: 'Bluesky,Twitter', term_type: 'hashtag' });
+		const fresh = api.add('Bluesky', 2);
+		const emitted = await node.poll.call(context);
+		expect(emitted?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
+		expect(await node.poll.call(context)).toBeNull();
+		expect(Object.keys(staticData)).toEqual(['search', 'seen']);
+	});
+
+	it.each([
+		['`data` is null', (body: IDataObject) => ({ ...body, data: null })],
+		['`meta` is missing', (body: IDataObject) => ({ data: body.data })],
+	])('refuses an answer whose %s instead of reading it as no new posts, and keeps its memory', async (fault, spoil) => {
+		const { context, api, staticData } = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
+		api.add('Bluesky', 2);
+		await node.poll.call(context);
+		const memory = JSON.parse(JSON.stringify(staticData));
+		api.add('Bluesky', 2);
+		const fetch = api.fetch;
+		api.fetch = async (round) => spoil((await fetch(round)) as unknown as IDataObject) as never;
+		await expect(node.poll.call(context)).rejects.toThrow(`The service's answer to GET /data/posts (HTTP 200) cannot be used: ${fault}`);
+		expect(staticData).toEqual(memory);
+		// The next good answer emits the new posts: none were lost.
+		api.fetch = fetch;
+		expect((await node.poll.call(context))?.[0]).toHaveLength(2);
+	});
+
+	it('shows the latest few posts in a manual run without touching the memory', async () => {
+		const { context, api, staticData, requests } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { testPosts: 3 } }, 'manual');
+		api.add('Bluesky', 2);
+		const latest = [...api.add('Twitter', 2), ...api.add('Bluesky', 1)];
+		const result = await node.poll.call(context);
+		expect(result?.[0].map((i) => i.json.platform_id)).toEqual(ids(latest));
+		expect(requests).toEqual([{ term: '#n8n', platforms: 'Bluesky,Twitter' }]);
+		expect(staticData).toEqual({});
+	});
+
+	it('emits a status item per failed platform when asked, and fails when every platform fails otherwise', async () => {
+		const emit = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { platformErrors: 'emit' } }, 'trigger');
+		emit.api.add('Bluesky', 1);
+		await node.poll.call(emit.context);
+		emit.api.failing.Twitter = { code: 'invalid_term', times: 5 };
+		emit.api.add('Bluesky', 1);
+		const result = await node.poll.call(emit.context);
+		expect(result?.[0].map((i) => i.json)).toEqual([
+			expect.objectContaining({ platform_id: 'Bluesky-2' }),
+			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: 'Twitter broke', failed_attempts: 1 },
+		]);
+		expect(emit.logs.some((l) => l.includes('some platforms failed'))).toBe(true);
+
+		const all = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
+		all.api.failing.Bluesky = { code: 'invalid_term', times: 5 };
+		await expect(node.poll.call(all.context)).rejects.toThrow('Every platform failed');
+	});
+
+	it('version 1, Continue With a Warning: a failed platform is logged, the others\' posts are emitted, nothing else', async () => {
+		const log = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger');
+		log.api.add('Bluesky', 1);
+		log.api.add('Twitter', 1);
+		await node.poll.call(log.context);
+		log.api.failing.Twitter = { code: 'invalid_term', times: 5 };
+		// Nothing new: no execution; the failure is in the log.
+		expect(await node.poll.call(log.context)).toBeNull();
+		expect(log.logs.some((l) => l.includes('Twitter broke (invalid_term)'))).toBe(true);
+
+		const fresh = log.api.add('Bluesky', 1);
+		const withPosts = await node.poll.call(log.context);
+		expect(withPosts?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
+	});
+
+	it('version 2 by default continues with a status item per failed platform, which starts an execution alone', async () => {
+		const poll = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger', {}, 2);
+		poll.api.add('Bluesky', 1);
+		await node.poll.call(poll.context);
+		poll.api.failing.Twitter = { code: 'invalid_term', times: 5 };
+		const polled = await node.poll.call(poll.context);
+		expect(polled?.[0].map((i) => i.json)).toEqual([
+			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: 'Twitter broke', failed_attempts: 1 },
+		]);
+		// Every platform failing is status items too, not an error.
+		poll.api.failing.Bluesky = { code: 'invalid_term', times: 5 };
+		expect((await node.poll.call(poll.context))?.[0]).toHaveLength(2);
+	});
+
+	it('version 2, Fail the Poll: the poll is an error naming the platform and its memory stays where it stood, so nothing is lost', async () => {
+		const poll = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { onPlatformFailure: 'fail' } }, 'trigger', {}, 2);
+		poll.api.add('Bluesky', 1);
+		await node.poll.call(poll.context);
+		const memory = JSON.parse(JSON.stringify(poll.staticData));
+		const fresh = poll.api.add('Bluesky', 1);
+		poll.api.failing.Twitter = { code: 'invalid_term', times: 1 };
+		await expect(node.poll.call(poll.context)).rejects.toThrow('Some platforms failed: X (Twitter): Twitter broke (invalid_term)');
+		expect(poll.staticData).toEqual(memory);
+		expect((await node.poll.call(poll.context))?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
+	});
+
+	it('a manual run of version 2 shows a failed platform as a status item beside the latest posts', async () => {
+		const { context, api } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { testPosts: 1 } }, 'manual', {}, 2);
+		const latest = api.add('Bluesky', 1);
+		api.failing.Twitter = { code: 'invalid_term', times: 5 };
+		const result = await node.poll.call(context);
+		expect(result?.[0].map((i) => i.json.platform_id ?? i.json.type)).toEqual([...ids(latest), 'platform_status']);
+	});
+
+	it('keeps a burst over Max Pages per Poll in its memory and emits it whole on the next poll', async () => {
+		const { context, api, staticData } = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto', options: { maxPagesPerPoll: 3 } }, 'trigger');
+		api.add('Bluesky', 1);
+		await node.poll.call(context);
+		const burst = api.add('Bluesky', 11);
+		const first = await node.poll.call(context);
+		// Only an info note: no execution.
+		expect(first).toBeNull();
+		expect((staticData.backlog as Record<string, { posts: unknown[] }>).Bluesky.posts).toHaveLength(9);
+		const second = await node.poll.call(context);
+		expect(second?.[0].map((i) => i.json.platform_id)).toEqual(ids(burst));
+		expect(staticData.backlog).toBeUndefined();
+	});
+});

@@ -1,0 +1,476 @@
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { eventList } from '../../../nodes/shared/input';
+import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
+import {
+	deliveryItems,
+	ignoreReason,
+	type Delivery,
+	forgetDeliveriesInProcess,
+	handledInProcess,
+	rawDeliveryId,
+	rememberHandled,
+} from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { finished, forgetInFlight, MAX_IN_FLIGHT, takePlace } from '../../../nodes/SocialAggregatorTrigger/inFlight';
+import { signBody } from '../support/signBody';
+import { hookContext, parameterAt, WebhookApiStub } from '../support/triggerStub';
+
+const SECRET = 'whsec_unit_secret_9876543210';
+const TEST_SECRET = 'whsec_unit_test_secret_0000';
+
+const POSTS = [
+	{ id: 11, platform: 'Bluesky', message: 'first', external_created_at: '2026-01-01T10:00:00Z' },
+	{ id: 12, platform: 'Bluesky', message: 'second', external_created_at: '2026-01-01T10:05:00Z' },
+];
+
+function postCreated(id: string, extra: IDataObject = {}): Delivery {
+	return {
+		id,
+		event: 'post.created',
+		occurred_at: '2026-01-01T10:06:00Z',
+		data: { feed: { id: 7, name: 'Brand' }, source: { id: 3, platform: 'Bluesky', term: '#brand' }, posts: POSTS, ...extra },
+	};
+}
+
+interface Sent {
+	status?: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+function webhookContext(rawBody: Buffer | undefined, headers: IDataObject, opts: { parameters?: IDataObject; staticData?: IDataObject; mode?: string } = {}) {
+	const staticData = opts.staticData ?? { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
+	const base = hookContext({ api: new WebhookApiStub(), staticData, parameters: opts.parameters, mode: opts.mode ?? 'webhook' });
+	const sent: Sent = {};
+	const response = {
+		status(code: number) {
+			sent.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			sent.body = body;
+			return response;
+		},
+		send(body: unknown) {
+			sent.body = body;
+			return response;
+		},
+		end() {
+			return response;
+		},
+		setHeader(name: string, value: string) {
+			sent.headers = { ...sent.headers, [name.toLowerCase()]: value };
+			return response;
+		},
+	};
+	const context = {
+		...base.context,
+		getRequestObject: () => ({ headers, rawBody, body: rawBody ? JSON.parse(rawBody.toString()) : {} }),
+		getResponseObject: () => response,
+		getBodyData: () => (rawBody ? JSON.parse(rawBody.toString()) : {}),
+		getHeaderData: () => headers,
+	} as unknown as IWebhookFunctions;
+	return { context, sent, logs: base.logs, staticData };
+}
+
+function signed(delivery: Delivery, secret = SECRET) {
+	const raw = Buffer.from(JSON.stringify(delivery));
+	return { raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(secret, raw) } };
+}
+
+const node = new SocialAggregatorTrigger();
+
+describe('webhook()', () => {
+	// Each test is a trigger of its own: what one test's process saw is not another's.
+	beforeEach(() => forgetDeliveriesInProcess());
+
+	it('emits one item per post with its feed, source and event id', async () => {
+		const { raw, headers } = signed(postCreated('dlv_1'));
+		const { context } = webhookContext(raw, headers);
+		const result = await node.webhook.call(context);
+		expect(result.workflowData?.[0].map((i) => i.json)).toEqual(
+			POSTS.map((post) => ({
+				...post,
+				feed: { id: 7, name: 'Brand' },
+				source: { id: 3, platform: 'Bluesky', term: '#brand' },
+				event: 'post.created',
+				event_id: 'dlv_1',
+				occurred_at: '2026-01-01T10:06:00Z',
+			})),
+		);
+	});
+
+	it('answers a delivery that starts the workflow with JSON naming it, beside the items', async () => {
+		const { raw, headers } = signed(postCreated('dlv_ack'));
+		const { context } = webhookContext(raw, headers);
+		const result = await node.webhook.call(context);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'dlv_ack' });
+		expect(result.workflowData?.[0]).toHaveLength(2);
+		// n8n sends that answer only when the webhook description sets responseData to an empty text.
+		expect(node.description.webhooks?.[0].responseData).toBe('');
+	});
+
+	it('is offered as version 2, which n8n serves without evaluating an expression per request', () => {
+		// n8n's parseRequestBody evaluates `$parameter["options"]["binaryData"]` for every request to a
+		// version 1 webhook node, taking an expression isolate; it skips that from version 2.
+		expect(node.description.version).toEqual([1, 2]);
+	});
+
+	it('reads the body itself when n8n left it unread (version 2, a content type n8n does not parse)', async () => {
+		const { raw, headers } = signed(postCreated('dlv_unread'));
+		const { context } = webhookContext(undefined, { ...headers, 'content-type': 'application/octet-stream' });
+		const request: { headers: IDataObject; rawBody?: Buffer; readRawBody(): Promise<void> } = {
+			headers: { ...headers, 'content-type': 'application/octet-stream' },
+			async readRawBody() {
+				this.rawBody = raw;
+			},
+		};
+		(context as unknown as { getRequestObject: unknown }).getRequestObject = () => request;
+		const result = await node.webhook.call(context);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'dlv_unread' });
+		expect(result.workflowData?.[0]).toHaveLength(2);
+	});
+
+	it('reads its parameters without evaluating them; with a setting given as an expression it emits the delivery whole', async () => {
+		const delivery = postCreated('dlv_raw');
+		const { raw, headers } = signed(delivery);
+		const { context } = webhookContext(raw, headers, { parameters: { options: { feedIds: '={{ $vars.feeds }}' } } });
+		const reads: unknown[] = [];
+		const read = context.getNodeParameter.bind(context) as (n: string, f: unknown, o?: unknown) => unknown;
+		(context as unknown as { getNodeParameter: unknown }).getNodeParameter = (name: string, fallback: unknown, options?: unknown) => {
+			reads.push(options);
+			return read(name, fallback, options);
+		};
+		const result = await node.webhook.call(context);
+		expect(reads.length).toBeGreaterThan(0);
+		expect(reads.every((options) => (options as { rawExpressions?: boolean })?.rawExpressions === true)).toBe(true);
+		expect(result.workflowData?.[0].map((i) => i.json)).toEqual([delivery]);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'dlv_raw' });
+	});
+
+	it('emits the delivery as one item when asked', async () => {
+		const delivery = postCreated('dlv_1');
+		const { raw, headers } = signed(delivery);
+		const { context } = webhookContext(raw, headers, { parameters: { output: 'eachDelivery' } });
+		const result = await node.webhook.call(context);
+		expect(result.workflowData?.[0].map((i) => i.json)).toEqual([delivery]);
+	});
+
+	it.each([
+		['a tampered body', () => {
+			const { raw, headers } = signed(postCreated('dlv_1'));
+			return { raw: Buffer.from(raw.toString().replace('first', 'fIrst')), headers };
+		}],
+		['a wrong secret', () => signed(postCreated('dlv_1'), 'whsec_wrong_secret_123')],
+		['a missing header', () => ({ raw: signed(postCreated('dlv_1')).raw, headers: { 'content-type': 'application/json' } })],
+		['a truncated signature', () => {
+			const { raw, headers } = signed(postCreated('dlv_1'));
+			return { raw, headers: { ...headers, 'x-service-signature': headers['x-service-signature'].slice(0, 40) } };
+		}],
+		['another delivery’s signature', () => {
+			const other = signed(postCreated('dlv_2'));
+			return { raw: signed(postCreated('dlv_1')).raw, headers: other.headers };
+		}],
+	])('answers 401 to %s, emits nothing and logs no secret', async (_label, make) => {
+		const { raw, headers } = make();
+		const { context, sent, logs, staticData } = webhookContext(raw, headers);
+		const result = await node.webhook.call(context);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(sent.status).toBe(401);
+		expect(JSON.stringify(sent.body)).not.toContain(SECRET);
+		expect(logs.some((l) => l.level === 'warn' && l.message.includes('401'))).toBe(true);
+		expect(JSON.stringify(logs)).not.toContain(SECRET);
+		const signature = (headers as IDataObject)['x-service-signature'];
+		if (typeof signature === 'string') expect(JSON.stringify(logs)).not.toContain(signature.slice(7, 30));
+		expect(staticData.recentDeliveries).toBeUndefined();
+	});
+
+	it('answers 401 when no secret is stored', async () => {
+		const { raw, headers } = signed(postCreated('dlv_1'));
+		const { context, sent } = webhookContext(raw, headers, { staticData: {} });
+		expect(await node.webhook.call(context)).toEqual({ noWebhookResponse: true });
+		expect(sent.status).toBe(401);
+	});
+
+	it('emits a retried delivery once even when n8n did not save the static data of the run it started', async () => {
+		forgetDeliveriesInProcess();
+		const { raw, headers } = signed(postCreated('dlv_lost'));
+		const results = [];
+		for (let i = 0; i < 3; i++) {
+			// Each call sees the static data as it was before the first: n8n dropped the write.
+			const { context } = webhookContext(raw, headers);
+			results.push(await node.webhook.call(context));
+		}
+		expect(results[0].workflowData?.[0]).toHaveLength(2);
+		expect(results[1]).toEqual({ webhookResponse: { received: true, duplicate: true } });
+		expect(results[2]).toEqual({ webhookResponse: { received: true, duplicate: true } });
+	});
+
+	it('keeps the process memory of each trigger apart', async () => {
+		forgetDeliveriesInProcess();
+		rememberHandled('wf-1:a', 'd1');
+		expect(handledInProcess('wf-1:a', 'd1')).toBe(true);
+		expect(handledInProcess('wf-1:b', 'd1')).toBe(false);
+	});
+
+	it('never writes static data, whether it emits, ignores or refuses a delivery', async () => {
+		const cases: Array<[Buffer, IDataObject, IDataObject]> = [
+			[signed(postCreated('w1')).raw, signed(postCreated('w1')).headers, {}],
+			[signed(postCreated('w2', { test: true })).raw, signed(postCreated('w2', { test: true })).headers, { options: { includeTestDeliveries: false } }],
+			[signed(postCreated('w3')).raw, { 'content-type': 'application/json' }, {}],
+		];
+		for (const [raw, headers, parameters] of cases) {
+			const writes: string[] = [];
+			const data = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
+			const watched = new Proxy(data as IDataObject, {
+				set(target, key, value) {
+					writes.push(String(key));
+					return Reflect.set(target, key, value);
+				},
+				deleteProperty(target, key) {
+					writes.push(String(key));
+					return Reflect.deleteProperty(target, key);
+				},
+			});
+			const { context } = webhookContext(raw, headers, { parameters, staticData: watched });
+			await node.webhook.call(context);
+			expect(writes).toEqual([]);
+		}
+	});
+
+	it('verifies a delivery with the secret this process just registered, before n8n attaches the static data', async () => {
+		const api = new WebhookApiStub();
+		const url = 'https://n8n.example.com/webhook-test/abc/webhook';
+		const hook = hookContext({ api, url, mode: 'manual', activation: 'manual', parameters: { options: {} } });
+		await node.webhookMethods.default.create.call(hook.context as never);
+		const secret = api.secrets.get(1)!;
+		const { raw, headers } = signed(postCreated('dlv_early', { test: true }), secret);
+		// n8n has not attached the static data yet: the webhook sees none.
+		const { context } = webhookContext(raw, headers, { staticData: {}, mode: 'manual' });
+		expect((await node.webhook.call(context)).workflowData?.[0][0].json).toMatchObject({ event_id: 'dlv_early', test: true });
+		// Once removed, the copy is gone too.
+		await node.webhookMethods.default.delete.call(hook.context as never);
+		const late = webhookContext(raw, headers, { staticData: {}, mode: 'manual' });
+		expect(await node.webhook.call(late.context)).toEqual({ noWebhookResponse: true });
+		expect(late.sent.status).toBe(401);
+	});
+
+	it('verifies a test-mode delivery with the test subscription’s secret', async () => {
+		const staticData = {
+			subscriptions: {
+				live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false },
+				test: { id: '2', secret: TEST_SECRET, url: 'https://x/webhook-test', events: ['post.created'], test: true },
+			},
+		};
+		const { raw, headers } = signed(postCreated('dlv_t', { test: true }), TEST_SECRET);
+		const { context } = webhookContext(raw, headers, { staticData, mode: 'manual', parameters: { options: { includeTestDeliveries: false } } });
+		const result = await node.webhook.call(context);
+		// The editor asked for this test delivery: it is shown even with test deliveries off.
+		expect(result.workflowData?.[0][0].json).toMatchObject({ test: true, event_id: 'dlv_t' });
+	});
+
+	it('ignores test deliveries when turned off, other feeds and unselected events, answering 200', async () => {
+		const cases: Array<[Delivery, IDataObject, string]> = [
+			[postCreated('a', { test: true }), { options: { includeTestDeliveries: false } }, 'test deliveries are turned off'],
+			[postCreated('b'), { options: { feedIds: ['8', '9'] } }, 'feed 7 is not selected'],
+			[{ id: 'c', event: 'social_account.expired', data: {} }, {}, 'event social_account.expired is not selected'],
+		];
+		for (const [delivery, parameters, reason] of cases) {
+			const { raw, headers } = signed(delivery);
+			const { context } = webhookContext(raw, headers, { parameters });
+			expect(await node.webhook.call(context)).toEqual({ webhookResponse: { received: true, ignored: reason } });
+		}
+	});
+
+	it('reads a configured signature header', async () => {
+		const { raw, headers } = signed(postCreated('dlv_h'));
+		const moved = { 'content-type': 'application/json', 'x-custom-sig': headers['x-service-signature'], 'x-other-signature': 'junk' };
+		const { context } = webhookContext(raw, moved, { parameters: { options: { signatureHeader: 'X-Custom-Sig' } } });
+		expect((await node.webhook.call(context)).workflowData?.[0]).toHaveLength(2);
+	});
+});
+
+describe('delivery helpers', () => {
+	it('keeps at most the limit of recent ids per trigger, the oldest forgotten first', () => {
+		forgetDeliveriesInProcess();
+		for (let i = 0; i < 502; i++) rememberHandled('wf-1:limit', `d${i}`);
+		rememberHandled('wf-1:limit', 'd300');
+		expect(['d0', 'd1', 'd2', 'd501'].map((id) => handledInProcess('wf-1:limit', id))).toEqual([false, false, true, true]);
+	});
+
+	it('gives other events one item and an empty post.created none', () => {
+		const expiring: Delivery = { id: 'e', event: 'social_account.expiring', data: { provider: 'facebook' } };
+		expect(deliveryItems(expiring, 'eachPost')).toEqual([expiring]);
+		expect(deliveryItems(postCreated('x', { posts: [] }), 'eachPost')).toEqual([]);
+		expect(deliveryItems(postCreated('x', { posts: [], test: true }), 'eachPost')).toHaveLength(1);
+	});
+
+	it('lets events without a feed through a feed filter', () => {
+		const filter = { events: ['social_account.expired'], feedIds: ['1'], includeTestDeliveries: true, listeningForTest: false };
+		expect(ignoreReason({ id: 'x', event: 'social_account.expired', data: {} }, filter)).toBeUndefined();
+		expect(ignoreReason({ id: 'x', event: 'post.created', data: { feed_id: 1 } }, { ...filter, events: [] })).toBeUndefined();
+	});
+
+	it('merges chosen and typed events', () => {
+		expect(eventList(['b', 'a'], 'c, a ,,').sort()).toEqual(['a', 'b', 'c']);
+		expect(eventList(undefined, undefined)).toEqual([]);
+	});
+});
+
+describe('validly signed deliveries of any shape', () => {
+	beforeEach(() => forgetDeliveriesInProcess());
+
+	function send(rawText: string, parameters: IDataObject = {}) {
+		const raw = Buffer.from(rawText);
+		const { context, sent } = webhookContext(raw, { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) }, { parameters });
+		return { run: node.webhook.call(context), sent };
+	}
+
+	it('an event that is an object is ignored with its reason (2xx), not a 500; a retry of it is handled again only if it was not handled', async () => {
+		const { run, sent } = send('{"id":"d-obj","event":{"toString":1},"data":{"posts":[]}}', { events: ['post.created'] });
+		expect(await run).toEqual({ webhookResponse: { received: true, ignored: 'event (none) is not selected' } });
+		expect(sent.status).toBeUndefined();
+		// It was handled (ignored with a reason), so its retry is a duplicate.
+		expect(await send('{"id":"d-obj","event":{"toString":1},"data":{"posts":[]}}', { events: ['post.created'] }).run).toEqual({
+			webhookResponse: { received: true, duplicate: true },
+		});
+	});
+
+	it('numeric ids past 2^53 keep every digit: two deliveries are two, and the items carry the exact id', async () => {
+		const body = (id: string) => `{"id":${id},"event":"post.created","data":{"posts":[{"id":1}]}}`;
+		const first = await send(body('12345678901234567890')).run;
+		const second = await send(body('12345678901234567891')).run;
+		expect(first.workflowData?.[0][0].json.event_id).toBe('12345678901234567890');
+		expect(second.workflowData?.[0][0].json.event_id).toBe('12345678901234567891');
+		expect((await send(body('12345678901234567890')).run).webhookResponse).toEqual({ received: true, duplicate: true });
+		// A small numeric id stays a number.
+		expect((await send(body('42')).run).workflowData?.[0][0].json.event_id).toBe(42);
+	});
+
+	it('an id sent as the text "0123" stays that text, in the item and in the key', async () => {
+		const body = (id: string) => `{"id":${id},"event":"post.created","data":{"posts":[{"id":1}]}}`;
+		const first = await send(body('"0123"')).run;
+		expect(first.workflowData?.[0][0].json.event_id).toBe('0123');
+		const whole = await send(body('"0456"'), { output: 'eachDelivery' }).run;
+		expect(whole.workflowData?.[0][0].json.id).toBe('0456');
+		// The number 123 is another id than the text "0123".
+		expect((await send(body('123')).run).workflowData?.[0][0].json.event_id).toBe(123);
+		expect((await send(body('"0123"')).run).webhookResponse).toMatchObject({ received: true, duplicate: true });
+	});
+
+	it('a body with the id key twice is read as JSON.parse reads it (the last one), for the key and the item alike', async () => {
+		const twice = (last: string) => `{"id":"shared","event":"post.created","data":{"posts":[{"id":1}]},"id":"${last}"}`;
+		const first = await send(twice('dlv_b')).run;
+		const second = await send(twice('dlv_c')).run;
+		expect(first.workflowData?.[0][0].json.event_id).toBe('dlv_b');
+		expect(second.workflowData?.[0][0].json.event_id).toBe('dlv_c');
+		expect(rawDeliveryId('{"id":1,"data":{"id":3},"id":2}')).toBe('2');
+	});
+
+	it('a throwing expression in the options answers a validly signed delivery with a 4xx JSON error, never a 500', async () => {
+		const raw = Buffer.from(JSON.stringify(postCreated('dlv_expr')));
+		const { context, sent, logs } = webhookContext(raw, { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) });
+		// As n8n does when evaluating an expression that throws (an n8n without raw parameter reads evaluates it here).
+		const read = context.getNodeParameter.bind(context);
+		(context as unknown as { getNodeParameter: unknown }).getNodeParameter = (name: string, fallback: unknown, options?: unknown) => {
+			if (name === 'options') throw new Error('Cannot read properties of undefined (reading x)');
+			return (read as (n: string, f: unknown, o?: unknown) => unknown)(name, fallback, options);
+		};
+		const result = await node.webhook.call(context);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(sent.status).toBeGreaterThanOrEqual(400);
+		expect(sent.status).toBeLessThan(500);
+		expect(sent.body).toMatchObject({ error: { code: expect.any(String) } });
+		expect(logs.some((l) => l.level === 'warn' && l.message.includes('dlv_expr'))).toBe(true);
+	});
+
+	it('rawDeliveryId reads the top-level id as written, wherever it stands', () => {
+		expect(rawDeliveryId('{"data":{"id":"inner","x":[1,{"id":2}]},"id":9007199254740993}')).toBe('9007199254740993');
+		expect(rawDeliveryId('{ "event": "a,\\"b\\"}", "id" : "dlv_1" }')).toBe('dlv_1');
+		expect(rawDeliveryId('{"id":null}')).toBeUndefined();
+		expect(rawDeliveryId('{"id":{"a":1}}')).toBeUndefined();
+		expect(rawDeliveryId('[1]')).toBeUndefined();
+	});
+});
+
+describe('execute(), where the execution runs', () => {
+	beforeEach(() => {
+		forgetDeliveriesInProcess();
+		forgetInFlight();
+	});
+
+	/** An IExecuteFunctions stand-in: the trigger's items as input, n8n's processed-data row as a list. */
+	function executeContext(input: IDataObject[], opts: { parameters?: IDataObject; evaluated?: IDataObject; row?: string[] } = {}) {
+		const row = opts.row ?? [];
+		const calls: string[][] = [];
+		const parameters: IDataObject = { events: ['post.created'], output: 'eachPost', options: {}, ...opts.parameters };
+		const evaluated: IDataObject = { ...parameters, ...opts.evaluated };
+		const base = hookContext({ api: new WebhookApiStub(), parameters });
+		const context = {
+			...base.context,
+			getMode: () => 'webhook',
+			getInputData: () => input.map((json) => ({ json })),
+			getNodeParameter: (name: string, _index: number, fallback: unknown, options?: { rawExpressions?: boolean }) =>
+				parameterAt(options?.rawExpressions ? parameters : evaluated, name, fallback),
+			helpers: {
+				checkProcessedAndRecord: async (keys: string[]) => {
+					calls.push(keys);
+					const fresh = keys.filter((k) => !row.includes(k));
+					row.push(...fresh);
+					return { new: fresh, processed: keys.filter((k) => !fresh.includes(k)) };
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { context, calls, row };
+	}
+
+	it('records a delivery this process received in one write; one received elsewhere takes the tie-break rounds', async () => {
+		const { raw, headers } = signed(postCreated('dlv_here'));
+		const emitted = await node.webhook.call(webhookContext(raw, headers).context);
+		const here = executeContext(emitted.workflowData![0].map((i) => i.json));
+		expect((await node.execute.call(here.context))[0]).toHaveLength(2);
+		expect(here.calls).toHaveLength(1);
+
+		const elsewhere = executeContext([{ ...POSTS[0], event_id: 'dlv_elsewhere' }]);
+		expect((await node.execute.call(elsewhere.context))[0]).toHaveLength(1);
+		expect(elsewhere.calls).toHaveLength(3);
+		// Its copy, run again after the first finished: passed on no more.
+		const again = executeContext([{ ...POSTS[0], event_id: 'dlv_elsewhere' }], { row: elsewhere.row });
+		expect((await node.execute.call(again.context))[0]).toEqual([]);
+	});
+
+	it('applies settings given as expressions to the delivery webhook() emitted whole', async () => {
+		const delivery = postCreated('dlv_late');
+		const parameters = { options: { feedIds: '={{ $vars.feeds }}' } };
+		const selected = executeContext([delivery], { parameters, evaluated: { options: { feedIds: ['7'] } } });
+		const items = (await node.execute.call(selected.context))[0];
+		expect(items.map((i) => [i.json.id, i.json.event_id, i.pairedItem])).toEqual([
+			[11, 'dlv_late', { item: 0 }],
+			[12, 'dlv_late', { item: 0 }],
+		]);
+		const other = executeContext([postCreated('dlv_other')], { parameters, evaluated: { options: { feedIds: ['8'] } } });
+		expect((await node.execute.call(other.context))[0]).toEqual([]);
+		// Ignored: nothing to record.
+		expect(other.calls).toEqual([]);
+	});
+});
+
+describe('a burst in one process', () => {
+	beforeEach(() => {
+		forgetDeliveriesInProcess();
+		forgetInFlight();
+	});
+
+	it('answers 503 with Retry-After, remembering nothing, while this process runs too many executions of the trigger', async () => {
+		finished('wf-1:trigger-1', []);
+		for (let i = 0; i < MAX_IN_FLIGHT; i++) await takePlace('wf-1:trigger-1', `busy_${i}`);
+		const { raw, headers } = signed(postCreated('dlv_busy'));
+		const refused = webhookContext(raw, headers);
+		expect(await node.webhook.call(refused.context)).toEqual({ noWebhookResponse: true });
+		expect(refused.sent).toMatchObject({ status: 503, headers: { 'retry-after': '5' }, body: { error: { code: 'busy' } } });
+		// One finishes: the retry is handled afresh.
+		finished('wf-1:trigger-1', ['busy_0']);
+		const retried = await node.webhook.call(webhookContext(raw, headers).context);
+		expect(retried.workflowData?.[0]).toHaveLength(2);
+	});
+});
