@@ -71,7 +71,9 @@ describe.each([
 
 		const failing = await runNode(fake, search(), { credential });
 		expect(failing.searches.filter((r) => r.status === 200)).toHaveLength(30);
-		expect(failing.searches.filter((r) => r.status === 429)).toHaveLength(0);
+		// The stand-in's "minute" is 50 ms here, so a fast machine can meet its burst of 10: such a 429 spends nothing
+		// and is asked again. The search must stop before a request the hour refuses: its last request was answered.
+		expect(failing.searches.at(-1)?.status).toBe(200);
 		expect(failing.error?.message).toMatch(/^The key's rate limit allows no more requests now, so the search stopped before its next page/);
 		// Rounds 1 to 10 cost 3 + 1, rounds 11 to 30 cost 3.
 		expect(failing.error?.description).toMatch(/The next request \(Instagram\) would cost 3 credits \(Instagram 3\)/);
