@@ -30,34 +30,29 @@ const budgetWaitOption: INodeProperties = {
 		"0: a Return All that needs more requests than the key's rate limit allows this hour is refused after its first page. Above 0: it waits, up to this many seconds in all, for the hour to free up, and finishes with every item. The execution log says when it waits.",
 };
 
-/** The most a run may wait for the key's budget (Request Options, seconds), in milliseconds; 0 when it may not. */
-export function budgetWaitFrom(options: { budgetWait?: unknown } | undefined): Checked<number> {
-	const raw = options?.budgetWait;
-	if (raw === undefined || raw === null || raw === '') return { ok: true, value: 0 };
+/** A number of seconds of 0 or more under Request Options, in milliseconds; undefined when left empty. */
+function millisecondsFrom(raw: unknown, field: string, hint: string): Checked<number | undefined> {
+	if (raw === undefined || raw === null || raw === '') return { ok: true, value: undefined };
 	const seconds = Number(raw);
 	if (!Number.isFinite(seconds) || seconds < 0) {
-		return refuse({
-			field: BUDGET_WAIT_FIELD,
-			reason: `${String(raw)} is not a number of seconds of 0 or more`,
-			hint: 'Leave it at 0 to be told when a Return All does not fit the rate limit, or allow the wait it names.',
-		});
+		return refuse({ field, reason: `${String(raw)} is not a number of seconds of 0 or more`, hint });
 	}
 	return { ok: true, value: Math.round(seconds * 1000) };
 }
 
+/** The most a run may wait for the key's budget (Request Options, seconds), in milliseconds; 0 when it may not. */
+export function budgetWaitFrom(options: { budgetWait?: unknown } | undefined): Checked<number> {
+	const hint = 'Leave it at 0 to be told when a Return All does not fit the rate limit, or allow the wait it names.';
+	const checked = millisecondsFrom(options?.budgetWait, BUDGET_WAIT_FIELD, hint);
+	return checked.ok ? { ok: true, value: checked.value ?? 0 } : checked;
+}
+
 /** The retry policy the user chose under Request Options (`maxRetryWait`, in seconds). */
 export function retryPolicyFrom(options: { maxRetryWait?: unknown } | undefined): Checked<Partial<RetryPolicy>> {
-	const raw = options?.maxRetryWait;
-	if (raw === undefined || raw === null || raw === '') return { ok: true, value: {} };
-	const seconds = Number(raw);
-	if (!Number.isFinite(seconds) || seconds < 0) {
-		return refuse({
-			field: MAX_RETRY_WAIT_FIELD,
-			reason: `${String(raw)} is not a number of seconds of 0 or more`,
-			hint: `Leave it at ${DEFAULT_MAX_WAIT_MS / 1000} unless runs must fail sooner or may wait longer.`,
-		});
-	}
-	return { ok: true, value: { maxTotalWaitMs: Math.round(seconds * 1000) } };
+	const hint = `Leave it at ${DEFAULT_MAX_WAIT_MS / 1000} unless runs must fail sooner or may wait longer.`;
+	const checked = millisecondsFrom(options?.maxRetryWait, MAX_RETRY_WAIT_FIELD, hint);
+	if (!checked.ok) return checked;
+	return { ok: true, value: checked.value === undefined ? {} : { maxTotalWaitMs: checked.value } };
 }
 
 /** Request Options: the programmatic node's own; the declarative node's, into which n8n merges its own options. */

@@ -18,8 +18,8 @@ import { budgetRefusal, partialNote } from '../../shared/budgetErrors';
 import { collectPages, findInPages, ListAlreadyFailed, StoppedPartWay } from '../../shared/pages';
 import { validOrThrow } from '../../shared/refusal';
 import { budgetWaitFrom, retryPolicyFrom } from '../../shared/requestOptions';
-import { retryTiming } from '../../shared/retry';
-import { outputChoice, shapeRecord, type RecordShape } from '../../shared/simplify';
+import { retryTiming, type RetryPolicy } from '../../shared/retry';
+import { outputChoice, shapeRecord, type OutputChoice, type RecordShape } from '../../shared/simplify';
 import {
 	burstRetry,
 	credentialSecrets,
@@ -37,7 +37,8 @@ import {
 import { parameterText, requireId, type Prepare, type RequestOptions } from './checks';
 
 // The path of a declarative request, in this file's order: route() → operationHook (n8n's pagination hook) →
-// checks and prepare steps → send by the rules → pages → items. CONTRIBUTING.md walks it.
+// runSettings and the prepare steps → finish → fetchRecords (requestSender, pages) → outputItems, or failureOutput.
+// CONTRIBUTING.md walks it.
 
 interface RouteSpec {
 	method: IHttpRequestMethods;
@@ -107,28 +108,7 @@ export function route(spec: RouteSpec): INodePropertyRouting {
 
 /** The pagination hook of one operation: checks, the request by the package's rules, pages, output items. */
 function operationHook(spec: RouteSpec) {
-	// Every parameter in a path is an ID, checked as a number before any request; a delete outputs the last one.
-	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
-	const prepare = [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])];
-	const deletes = spec.method === 'DELETE' ? ids.at(-1) : undefined;
-	const lastId = ids.at(-1);
-	/** The record of the path's last ID in the list `path`, after its own read answered 404; else that 404's error. */
-	async function findListed(
-		this: IExecutePaginationFunctions,
-		read: RequestOptions,
-		path: string,
-		notFound: SentResponse,
-		rules: SendRules & { itemIndex: number },
-	): Promise<IDataObject> {
-		const list = requestSender.call(this, { ...read, url: path, method: 'GET', qs: undefined }, { ...rules, method: 'GET', request: `GET ${path}` });
-		const found = await findInPages(async (page, perPage) => {
-			const answer = await list({ page, per_page: perPage });
-			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
-		}, parameterText.call(this, lastId!));
-		if (found) return found;
-		throw apiErrorFromResponse(this.getNode(), notFound, rules.itemIndex, undefined, rules.request);
-	}
-
+	const operation = planOperation(spec);
 	return async function runOperation(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -138,65 +118,145 @@ function operationHook(spec: RouteSpec) {
 		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 		// The request as errors name it, once routing's URL is finished.
 		const request = () => `${method} ${String(options.url ?? '')}`;
-		// The records as items: secrets the user did not ask for left out, Simplify and Output Fields applied.
-		const outputItems = (records: IDataObject[]): INodeExecutionData[] => {
-			const choice = spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined;
-			return records.map((record) => {
-				// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
-				let json = spec.omit ? { ...record } : record;
-				for (const field of spec.omit ?? []) delete json[field];
-				if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
-				return { json, pairedItem: { item: itemIndex } };
-			});
-		};
+		// Simplify and Output Fields are read only once there are records to shape.
+		const output = (records: IDataObject[]) =>
+			outputItems(records, spec, itemIndex, spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined);
 		try {
-			await getBaseUrl.call(this, itemIndex);
-			const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
-			const retry = validOrThrow(this.getNode(), retryPolicyFrom(requestOptions), itemIndex);
-			const budgetWait = validOrThrow(this.getNode(), budgetWaitFrom(requestOptions), itemIndex);
-			const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
-			const limit = returnAll ? undefined : validOrThrow(this.getNode(), checkLimit(this.getNodeParameter('limit', 50)), itemIndex);
-			for (const step of prepare) await step.call(this, options, itemIndex);
-			finish(options, Number(requestOptions.timeout ?? 0));
-
-			const budget = await keyBudget(this, itemIndex, loggedRunBudget(this, budgetWait));
-			const rules = { method, itemIndex, retry: { ...burstRetry(budget), ...retry }, request: request(), budget };
-			const sendRequest = requestSender.call(this, options, rules);
-			const sendMore: SendMore = async (moreMethod, url, body, verify) => {
-				const more = { ...options, method: moreMethod, url, body, qs: undefined };
-				const moreRules = { ...rules, method: moreMethod, request: `${moreMethod} ${url}` };
-				return await requestSender.call(this, more, moreRules)({}, verify);
-			};
-			let results: IDataObject[];
-			if (spec.list === 'paged') {
-				results = await pagedList(sendRequest, limit, budget);
-			} else if (spec.findIn) {
-				const read = await requestSender.call(this, options, { ...rules, acceptStatuses: [404] })({});
-				results = read.statusCode === 404 ? [await findListed.call(this, options, spec.findIn, read, rules)] : answerItems(spec, method, read);
-			} else {
-				const answer = await sendRequest({}, spec.verify);
-				results = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, method, answer);
-				if (spec.after) results = [await spec.after.call(this, results[0], sendMore, itemIndex)];
-				if (limit !== undefined) results = results.slice(0, limit);
-				if (spec.files) return await spec.files.call(this, results[0], outputItems(results)[0].json, itemIndex);
-			}
-
-			return outputItems(results);
+			const settings = await runSettings.call(this, spec, itemIndex);
+			for (const step of operation.prepare) await step.call(this, options, itemIndex);
+			finish(options, settings.timeout);
+			const budget = await keyBudget(this, itemIndex, loggedRunBudget(this, settings.budgetWait));
+			const rules = { method, itemIndex, retry: { ...burstRetry(budget), ...settings.retry }, request: request(), budget };
+			const records = await fetchRecords.call(this, operation, options, rules, settings.limit);
+			if (spec.files) return await spec.files.call(this, records[0], output(records)[0].json, itemIndex);
+			return output(records);
 		} catch (caught) {
-			// A list stopped part way: what it fetched is output with Continue On Fail, and counted in the error.
-			const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
-			const reason: unknown = stopped ? stopped.reason : caught;
-			const cause =
-				reason instanceof UnusableAnswer
-					? unusableAnswerError(this.getNode(), reason, { request: request(), itemIndex })
-					: reason;
-			const error = toNodeError(this.getNode(), cause, itemIndex);
-			const keep = this.continueOnFail();
-			if (stopped) partialNote(error, { items: stopped.items.length, pages: stopped.pages, totalPages: stopped.totalPages, kept: keep });
-			if (!keep) throw error;
-			return [...outputItems(stopped?.items ?? []), errorItem(this.getNode(), error, itemIndex)];
+			return failureOutput.call(this, caught, { request: request(), itemIndex, output });
 		}
 	};
+}
+
+/** One operation made ready once: its spec, and the checks and outputs its path's IDs add. */
+interface Operation {
+	spec: RouteSpec;
+	/** Each ID in the path checked as a number, then the spec's own steps, in order. */
+	prepare: Prepare[];
+	/** The path's last ID: what `findIn` looks for. */
+	lastId?: string;
+	/** For a delete, the ID it outputs (the path's last). */
+	deletes?: string;
+}
+
+/** The operation of a spec: every parameter in its path is an ID, checked as a number before any request. */
+export function planOperation(spec: RouteSpec): Operation {
+	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
+	const lastId = ids.at(-1);
+	const deletes = spec.method === 'DELETE' ? lastId : undefined;
+	return { spec, prepare: [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])], lastId, deletes };
+}
+
+/** What the user chose for this item's run, checked before any request: retries, the budget's wait, the Limit, the timeout. */
+interface RunSettings {
+	retry: Partial<RetryPolicy>;
+	budgetWait: number;
+	/** None for Return All, and for an operation without a list. */
+	limit?: number;
+	timeout: number;
+}
+
+/** The item's Request Options and Limit, each checked (the error names the field and the item). */
+async function runSettings(this: IExecutePaginationFunctions, spec: RouteSpec, itemIndex: number): Promise<RunSettings> {
+	await getBaseUrl.call(this, itemIndex);
+	const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
+	const retry = validOrThrow(this.getNode(), retryPolicyFrom(requestOptions), itemIndex);
+	const budgetWait = validOrThrow(this.getNode(), budgetWaitFrom(requestOptions), itemIndex);
+	const returnAll = !spec.list || (this.getNodeParameter('returnAll', false) as boolean);
+	const limit = returnAll ? undefined : validOrThrow(this.getNode(), checkLimit(this.getNodeParameter('limit', 50)), itemIndex);
+	return { retry, budgetWait, limit, timeout: Number(requestOptions.timeout ?? 0) };
+}
+
+type ItemRules = SendRules & { itemIndex: number };
+
+/** The records an operation answers: a page-numbered list, a read looked for in a list, or one request and what follows it. */
+async function fetchRecords(
+	this: IExecutePaginationFunctions,
+	operation: Operation,
+	options: RequestOptions,
+	rules: ItemRules,
+	limit: number | undefined,
+): Promise<IDataObject[]> {
+	const { spec } = operation;
+	if (spec.list === 'paged') return await pagedList(requestSender.call(this, options, rules), limit, rules.budget);
+	if (spec.findIn) {
+		const read = await requestSender.call(this, options, { ...rules, acceptStatuses: [404] })({});
+		if (read.statusCode !== 404) return answerItems(spec, rules.method, read);
+		return [await findListed.call(this, options, spec.findIn, operation.lastId!, read, rules)];
+	}
+	const answer = await requestSender.call(this, options, rules)({}, spec.verify);
+	let records = operation.deletes ? [deleted.call(this, operation.deletes, answer)] : answerItems(spec, rules.method, answer);
+	if (spec.after) records = [await spec.after.call(this, records[0], moreSender.call(this, options, rules), rules.itemIndex)];
+	return limit === undefined ? records : records.slice(0, limit);
+}
+
+/** Further requests of a write's `after` step, by the same rules as its first (budget, gate, retries, errors). */
+function moreSender(this: IExecutePaginationFunctions, options: RequestOptions, rules: ItemRules): SendMore {
+	return async (method, url, body, verify) => {
+		const more = { ...options, method, url, body, qs: undefined };
+		return await requestSender.call(this, more, { ...rules, method, request: `${method} ${url}` })({}, verify);
+	};
+}
+
+/** The record of the path's last ID in the list `path`, after its own read answered 404; else that 404's error. */
+async function findListed(
+	this: IExecutePaginationFunctions,
+	read: RequestOptions,
+	path: string,
+	lastId: string,
+	notFound: SentResponse,
+	rules: ItemRules,
+): Promise<IDataObject> {
+	const list = requestSender.call(this, { ...read, url: path, method: 'GET', qs: undefined }, { ...rules, method: 'GET', request: `GET ${path}` });
+	const found = await findInPages(pageReader(list), parameterText.call(this, lastId));
+	if (found) return found;
+	throw apiErrorFromResponse(this.getNode(), notFound, rules.itemIndex, undefined, rules.request);
+}
+
+/** The records as items: secrets the user did not ask for left out, Simplify and Output Fields (`choice`) applied. */
+export function outputItems(
+	records: IDataObject[],
+	spec: Pick<RouteSpec, 'omit' | 'shape'>,
+	itemIndex: number,
+	choice?: OutputChoice,
+): INodeExecutionData[] {
+	return records.map((record) => {
+		// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
+		let json = spec.omit ? { ...record } : record;
+		for (const field of spec.omit ?? []) delete json[field];
+		if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
+		return { json, pairedItem: { item: itemIndex } };
+	});
+}
+
+/**
+ * A failed run as n8n shows it: the error, or with Continue On Fail an error item. A list stopped part way outputs
+ * what it fetched before the error item (with Continue On Fail), and its error counts what was kept.
+ */
+function failureOutput(
+	this: IExecutePaginationFunctions,
+	caught: unknown,
+	run: { request: string; itemIndex: number; output: (records: IDataObject[]) => INodeExecutionData[] },
+): INodeExecutionData[] {
+	const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
+	const reason: unknown = stopped ? stopped.reason : caught;
+	const cause =
+		reason instanceof UnusableAnswer
+			? unusableAnswerError(this.getNode(), reason, { request: run.request, itemIndex: run.itemIndex })
+			: reason;
+	const error = toNodeError(this.getNode(), cause, run.itemIndex);
+	const keep = this.continueOnFail();
+	if (stopped) partialNote(error, { items: stopped.items.length, pages: stopped.pages, totalPages: stopped.totalPages, kept: keep });
+	if (!keep) throw error;
+	return [...run.output(stopped?.items ?? []), errorItem(this.getNode(), error, run.itemIndex)];
 }
 
 // Requests in flight at once for a node run (n8n runs a declarative node's items concurrently), and pages of
@@ -207,7 +267,7 @@ export const PAGE_CONCURRENCY = 10;
 const runGates = new WeakMap<object, RequestGate>();
 
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
-function finish(request: RequestOptions, chosenTimeout: number): void {
+export function finish(request: RequestOptions, chosenTimeout: number): void {
 	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (value === undefined || value === null || value === '') delete request.qs![key];
@@ -223,7 +283,7 @@ type RequestSender = (qs?: IDataObject, verify?: string) => Promise<SentResponse
 function requestSender(
 	this: IExecutePaginationFunctions,
 	options: RequestOptions,
-	rules: SendRules & { itemIndex: number },
+	rules: ItemRules,
 ): RequestSender {
 	let failed = false;
 	const secrets = credentialSecrets(this, rules.itemIndex);
@@ -265,15 +325,20 @@ async function pagedList(send: RequestSender, limit: number | undefined, budget:
 			}
 			throw budgetRefusal(plan, now, { totalPages, capMs: budget.run.capMs, perPage: MAX_PER_PAGE, limit });
 		},
-		fetchPage: async (page, perPage) => {
-			const answer = await send({ page, per_page: perPage });
-			return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
-		},
+		fetchPage: pageReader(send),
 	});
 }
 
+/** Reads one page of a page-numbered list, its answer checked against SPEC.md's list shape. */
+function pageReader(send: RequestSender) {
+	return async (page: number, perPage: number) => {
+		const answer = await send({ page, per_page: perPage });
+		return { ...listAnswer(answer.body, { page, statusCode: answer.statusCode }), statusCode: answer.statusCode };
+	};
+}
+
 /** The items of an answer checked against SPEC.md's shape; a write may answer without a body (then: success). */
-function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
+export function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
 	const empty = answer.body === undefined || answer.body === null || answer.body === '';
 	if (method !== 'GET' && empty) return [{ success: true }];
 	const at = { statusCode: answer.statusCode };

@@ -15,4 +15,16 @@ describe('Request Options', () => {
 		expect(retryPolicyFrom({ maxRetryWait: 30 })).toEqual({ ok: true, value: { maxTotalWaitMs: 30_000 } });
 		expect(retryPolicyFrom({ maxRetryWait: -5 }).ok).toBe(false);
 	});
+
+	test('Max Retry Wait: the default policy when left empty; a refusal that names the field and the value', () => {
+		for (const empty of [undefined, {}, { maxRetryWait: '' }, { maxRetryWait: null }]) {
+			expect(retryPolicyFrom(empty)).toEqual({ ok: true, value: {} });
+		}
+		expect(retryPolicyFrom({ maxRetryWait: 0.25 })).toEqual({ ok: true, value: { maxTotalWaitMs: 250 } });
+		const refused = retryPolicyFrom({ maxRetryWait: 'later' });
+		expect(refused.ok ? undefined : { field: refused.refusal.field, reason: refused.refusal.reason }).toEqual({
+			field: 'Max Retry Wait (Seconds)',
+			reason: 'later is not a number of seconds of 0 or more',
+		});
+	});
 });
