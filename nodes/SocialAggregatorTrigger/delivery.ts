@@ -286,8 +286,3 @@ export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit:
 	map.set(key, value);
 	if (map.size > limit) map.delete(map.keys().next().value as string);
 }
-
-/** Forgets what this process has seen, as a restart does. */
-export function forgetDeliveriesInProcess(): void {
-	seenInProcess.clear();
-}

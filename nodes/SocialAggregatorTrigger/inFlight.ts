@@ -74,9 +74,3 @@ export function finished(trigger: string, ids: string[]): void {
 	const entries = started.get(trigger);
 	for (const id of ids) entries?.delete(id);
 }
-
-/** Forgets counts, as a restart does. */
-export function forgetInFlight(): void {
-	started.clear();
-	executedHere.clear();
-}

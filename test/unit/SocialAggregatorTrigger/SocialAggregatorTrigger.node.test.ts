@@ -1,17 +1,11 @@
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { eventList } from '../../../nodes/shared/input';
-import { SocialAggregatorTrigger } from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
-import {
-	deliveryItems,
-	ignoreReason,
-	type Delivery,
-	forgetDeliveriesInProcess,
-	handledInProcess,
-	rawDeliveryId,
-	rememberHandled,
-} from '../../../nodes/SocialAggregatorTrigger/delivery';
-import { finished, forgetInFlight, MAX_IN_FLIGHT, takePlace } from '../../../nodes/SocialAggregatorTrigger/inFlight';
+import type * as TriggerNode from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
+import type * as DeliveryModule from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { deliveryItems, ignoreReason, type Delivery, rawDeliveryId } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import type * as InFlightModule from '../../../nodes/SocialAggregatorTrigger/inFlight';
+import { MAX_IN_FLIGHT } from '../../../nodes/SocialAggregatorTrigger/inFlight';
 import { signBody } from '../support/signBody';
 import { hookContext, parameterAt, WebhookApiStub } from '../support/triggerStub';
 
@@ -78,12 +72,28 @@ function signed(delivery: Delivery, secret = SECRET) {
 	return { raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(secret, raw) } };
 }
 
-const node = new SocialAggregatorTrigger();
+// n8n-workflow holds none of our state: the fresh copies below share the one loaded (and load in milliseconds).
+const n8nWorkflow = jest.requireActual<object>('n8n-workflow');
+jest.doMock('n8n-workflow', () => n8nWorkflow);
+
+// The memory of deliveries and executions is process-wide: the node and these come from the test's own process.
+let node: TriggerNode.SocialAggregatorTrigger;
+let handledInProcess: typeof DeliveryModule.handledInProcess;
+let rememberHandled: typeof DeliveryModule.rememberHandled;
+let finished: typeof InFlightModule.finished;
+let takePlace: typeof InFlightModule.takePlace;
+
+// Each test runs in a fresh process (its modules loaded anew): what one test saw is not another's.
+beforeEach(() => {
+	jest.isolateModules(() => {
+		const fresh = require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode;
+		node = new fresh.SocialAggregatorTrigger();
+		({ handledInProcess, rememberHandled } = require('../../../nodes/SocialAggregatorTrigger/delivery') as typeof DeliveryModule);
+		({ finished, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+	});
+});
 
 describe('webhook()', () => {
-	// Each test is a trigger of its own: what one test's process saw is not another's.
-	beforeEach(() => forgetDeliveriesInProcess());
-
 	it('emits one item per post with its feed, source and event id', async () => {
 		const { raw, headers } = signed(postCreated('dlv_1'));
 		const { context } = webhookContext(raw, headers);
@@ -193,7 +203,6 @@ describe('webhook()', () => {
 	});
 
 	it('emits a retried delivery once even when n8n did not save the static data of the run it started', async () => {
-		forgetDeliveriesInProcess();
 		const { raw, headers } = signed(postCreated('dlv_lost'));
 		const results = [];
 		for (let i = 0; i < 3; i++) {
@@ -207,7 +216,6 @@ describe('webhook()', () => {
 	});
 
 	it('keeps the process memory of each trigger apart', async () => {
-		forgetDeliveriesInProcess();
 		rememberHandled('wf-1:a', 'd1');
 		expect(handledInProcess('wf-1:a', 'd1')).toBe(true);
 		expect(handledInProcess('wf-1:b', 'd1')).toBe(false);
@@ -292,7 +300,6 @@ describe('webhook()', () => {
 
 describe('delivery helpers', () => {
 	it('keeps at most the limit of recent ids per trigger, the oldest forgotten first', () => {
-		forgetDeliveriesInProcess();
 		for (let i = 0; i < 502; i++) rememberHandled('wf-1:limit', `d${i}`);
 		rememberHandled('wf-1:limit', 'd300');
 		expect(['d0', 'd1', 'd2', 'd501'].map((id) => handledInProcess('wf-1:limit', id))).toEqual([false, false, true, true]);
@@ -318,8 +325,6 @@ describe('delivery helpers', () => {
 });
 
 describe('validly signed deliveries of any shape', () => {
-	beforeEach(() => forgetDeliveriesInProcess());
-
 	function send(rawText: string, parameters: IDataObject = {}) {
 		const raw = Buffer.from(rawText);
 		const { context, sent } = webhookContext(raw, { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) }, { parameters });
@@ -394,11 +399,6 @@ describe('validly signed deliveries of any shape', () => {
 });
 
 describe('execute(), where the execution runs', () => {
-	beforeEach(() => {
-		forgetDeliveriesInProcess();
-		forgetInFlight();
-	});
-
 	/** An IExecuteFunctions stand-in: the trigger's items as input, n8n's processed-data row as a list. */
 	function executeContext(input: IDataObject[], opts: { parameters?: IDataObject; evaluated?: IDataObject; row?: string[] } = {}) {
 		const row = opts.row ?? [];
@@ -456,11 +456,6 @@ describe('execute(), where the execution runs', () => {
 });
 
 describe('a burst in one process', () => {
-	beforeEach(() => {
-		forgetDeliveriesInProcess();
-		forgetInFlight();
-	});
-
 	it('answers 503 with Retry-After, remembering nothing, while this process runs too many executions of the trigger', async () => {
 		finished('wf-1:trigger-1', []);
 		for (let i = 0; i < MAX_IN_FLIGHT; i++) await takePlace('wf-1:trigger-1', `busy_${i}`);

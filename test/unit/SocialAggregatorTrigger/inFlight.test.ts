@@ -1,15 +1,23 @@
-import {
-	finished,
-	forgetInFlight,
-	inFlight,
-	MAX_IN_FLIGHT,
-	receivedHere,
-	takePlace,
-	WAIT_FOR_PLACE_MS,
-} from '../../../nodes/SocialAggregatorTrigger/inFlight';
+import type * as InFlightModule from '../../../nodes/SocialAggregatorTrigger/inFlight';
+import { MAX_IN_FLIGHT, WAIT_FOR_PLACE_MS } from '../../../nodes/SocialAggregatorTrigger/inFlight';
+
+// n8n-workflow holds none of our state: the fresh copies share the one loaded (and load in milliseconds).
+const n8nWorkflow = jest.requireActual<object>('n8n-workflow');
+jest.doMock('n8n-workflow', () => n8nWorkflow);
+
+// The counts are process-wide: each test takes them from a fresh process.
+let finished: typeof InFlightModule.finished;
+let inFlight: typeof InFlightModule.inFlight;
+let receivedHere: typeof InFlightModule.receivedHere;
+let takePlace: typeof InFlightModule.takePlace;
 
 describe('executions in flight per trigger', () => {
-	beforeEach(() => forgetInFlight());
+	// A fresh process: the module loaded anew, with nothing counted.
+	beforeEach(() => {
+		jest.isolateModules(() => {
+			({ finished, inFlight, receivedHere, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+		});
+	});
 
 	it('never waits where executions run in another process (queue mode): only counts', async () => {
 		for (let i = 0; i < MAX_IN_FLIGHT + 10; i++) expect(await takePlace('wf:q', `d${i}`)).toBe(true);

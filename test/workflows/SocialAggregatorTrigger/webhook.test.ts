@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetDeliveriesInProcess } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import type * as TriggerNode from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
 import { firstTimeItems, type ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/seenDeliveries';
 import { SHAPES, start, type FakeService } from '../../fake-service';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
@@ -29,10 +29,25 @@ async function subscriptionsAt(url: string): Promise<Array<{ id: number; status:
 	return list.body.data.filter((w: { url: string }) => w.url === url);
 }
 
+// n8n-core and our node share one n8n-workflow, as in n8n: the fresh copies below take the one loaded.
+const n8nWorkflow = jest.requireActual<object>('n8n-workflow');
+jest.doMock('n8n-workflow', () => n8nWorkflow);
+
+/** The node as a fresh process loads it: its modules anew, nothing remembered. */
+function freshNode(): TriggerNode.SocialAggregatorTrigger {
+	let node: TriggerNode.SocialAggregatorTrigger | undefined;
+	jest.isolateModules(() => {
+		const fresh = require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode;
+		node = new fresh.SocialAggregatorTrigger();
+	});
+	return node!;
+}
+
 /** A trigger in a fresh n8n process: only the static data given carries over. */
 function trigger(options: { mode?: TriggerMode; parameters?: IDataObject; staticData?: IDataObject } = {}): TriggerHarness {
-	forgetDeliveriesInProcess();
 	const harness = triggerHarness({
+		// The harness runs this copy, not the node it loads and caches once per test file.
+		nodeTypes: { [TYPE]: freshNode() },
 		node: {
 			type: TYPE,
 			parameters: {
