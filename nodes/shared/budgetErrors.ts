@@ -16,7 +16,8 @@ export class BudgetRefusal extends Error {
 
 /** The seconds to allow under Request Options for a plan, rounded up to a tenth more than it needs. */
 function secondsToAllow(plan: BudgetPlan): number {
-	return Math.ceil((plan.waitMs * 1.1) / 1000);
+	// Whole numbers until the one division: 3,000,000 ms × 1.1 would be 3300.0000000000005 s, advised as 3301.
+	return Math.ceil((plan.waitMs * 11) / 10_000);
 }
 
 /** Page 1 of a page-numbered list said how many pages it has, and the budget cannot carry them. */
@@ -45,7 +46,7 @@ export function partialNote(
 	const of = stopped.totalPages === undefined ? '' : ` of ${stopped.totalPages}`;
 	const range = stopped.pages === 1 ? 'page 1' : `pages 1 to ${stopped.pages}`;
 	const said = stopped.kept
-		? `Stopped after ${plural(stopped.pages, 'page')}${of}. The ${plural(stopped.items, 'item')} of ${range}${of} are output before this error item, in order. To get the rest, run again with a Limit or a narrower filter, or once the rate limit frees up.`
+		? `Stopped after ${plural(stopped.pages, 'page')}${of}. The ${plural(stopped.items, 'item')} of ${range}${of} ${stopped.items === 1 ? 'is' : 'are'} output before this error item, in order. To get the rest, run again with a Limit or a narrower filter, or once the rate limit frees up.`
 		: `Stopped after ${plural(stopped.pages, 'page')}${of}: ${plural(stopped.items, 'item')} of ${range} were fetched and are not output: turn on Continue On Fail (Settings → On Error) to keep what a Return All fetched when it stops.`;
 	// An unusable page's advice says nothing was output; with Continue On Fail the pages before it are.
 	const before = stopped.kept ? error.description?.replace(/^Nothing was output for this item rather than a result with items missing\. /, '') : error.description;

@@ -22,7 +22,8 @@ export async function socialAggregatorApiTest(
 	const apiKey = String(data.apiKey ?? '');
 	const checked = checkBaseUrl(data.baseUrl);
 	if (!checked.ok) {
-		return { status: 'Error', message: `${describeRefusal(checked.refusal)}. ${checked.refusal.hint ?? ''}`.trim() };
+		// The refusal quotes the Base URL, where a key may have been pasted.
+		return { status: 'Error', message: redact(`${describeRefusal(checked.refusal)}. ${checked.refusal.hint ?? ''}`.trim(), [apiKey]) };
 	}
 	let response: Response;
 	try {

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { checkEmail, eventList, locatorValue, toList } from '../../shared/input';
-import { isDigits, isObject } from '../../shared/utils';
+import { idValue, isDigits, isObject } from '../../shared/utils';
 import { allowHttpOption, webhookUrlProblem } from '../../shared/webhookUrl';
 import { addDays, dateIn, toCalendarDate, toInstant } from './dates';
 
@@ -136,7 +136,7 @@ export function bodyIdList(parameterPath: string, property: string, label: strin
 		const values = toList(this.getNodeParameter(parameterPath, []));
 		const wrong = values.find((value) => !isDigits(value));
 		if (wrong !== undefined) fail(this, itemIndex, `The ${label} must be numbers, not "${wrong}"`);
-		setBody(request, property, values.length > 0 ? values.map(Number) : undefined);
+		setBody(request, property, values.length > 0 ? values.map(idValue) : undefined);
 	};
 }
 
@@ -145,7 +145,7 @@ export function bodyOptionalId(parameterPath: string, property: string, label: s
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const value = String(this.getNodeParameter(parameterPath, '') ?? '').trim();
 		if (value !== '' && !isDigits(value)) fail(this, itemIndex, `The ${label} must be a number, not "${value}"`);
-		setBody(request, property, value === '' ? undefined : Number(value));
+		setBody(request, property, value === '' ? undefined : idValue(value));
 	};
 }
 

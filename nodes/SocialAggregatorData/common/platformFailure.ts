@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { platformLabel } from '../../shared/platforms';
+import { nonBlankText } from '../../shared/utils';
 
 // On Platform Failure and Platform Retries, the options of both Data API operations, and the error of Fail the Item.
 
@@ -43,10 +44,10 @@ export const platformRetriesOption: INodeProperties = {
 
 /** The two options as chosen under Options; retries held to 0…MAX_PLATFORM_RETRIES. */
 export function platformFailureChoices(options: IDataObject): { failItem: boolean; maxPlatformRetries: number } {
-	const retries = Math.min(
-		MAX_PLATFORM_RETRIES,
-		Math.max(0, Math.floor(Number(options.platformRetries ?? DEFAULT_PLATFORM_RETRIES))),
-	);
+	// An empty field (an expression that gave nothing) is the default, not 0.
+	const chosen = options.platformRetries;
+	const given = chosen === undefined || chosen === null || chosen === '' ? DEFAULT_PLATFORM_RETRIES : Number(chosen);
+	const retries = Math.min(MAX_PLATFORM_RETRIES, Math.max(0, Math.floor(given)));
 	return {
 		failItem: options.onPlatformFailure === 'fail',
 		maxPlatformRetries: Number.isFinite(retries) ? retries : DEFAULT_PLATFORM_RETRIES,
@@ -63,7 +64,7 @@ export function platformFailedError(
 	kept: string,
 ): NodeOperationError {
 	const code = error?.code ?? 'platform_error';
-	return new NodeOperationError(node, `${platformLabel(platform)} failed: ${error?.message ?? code} (${code})`, {
+	return new NodeOperationError(node, `${platformLabel(platform)} failed: ${nonBlankText(error?.message) ?? code} (${code})`, {
 		itemIndex,
 		description: `${why} To keep the other platforms’ ${kept}, set Options → On Platform Failure to “Continue With a Status Item per Failed Platform”.`,
 	});

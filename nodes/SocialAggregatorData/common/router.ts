@@ -21,7 +21,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = resources[resource]?.[operation];
+	// Own properties only: "toString" or "constructor" (through an expression) is no operation.
+	const operations = Object.prototype.hasOwnProperty.call(resources, resource) ? resources[resource] : undefined;
+	const chosen = operations && Object.prototype.hasOwnProperty.call(operations, operation) ? operations[operation] : undefined;
 	if (typeof chosen !== 'function') {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
