@@ -134,6 +134,51 @@ export function settlePlatform(p: PlatformProgress, before: Backlog | undefined,
 	return remembers ? { kind: 'emitted', posts } : { kind: 'recorded', posts };
 }
 
+/** What a poll knew before it read, per platform: its backlog, the keys it has seen (as a list and a set), and how many to keep. */
+interface Memory {
+	found: Record<string, DataPost[]>;
+	backlog: Record<string, Backlog>;
+	seenSets: Record<string, Set<string>>;
+	oldSeen: Record<string, string[]>;
+	remember: number;
+}
+
+/**
+ * Every platform's outcome (settlePlatform) made into the poll's result: the failures, the posts held and emitted,
+ * the platforms recorded, and the next memory. A platform not read to a known post keeps the memory it had.
+ */
+export function settleAll(progress: PlatformProgress[], memory: Memory) {
+	const { found, backlog, seenSets, oldSeen, remember } = memory;
+	const failures: PlatformFailure[] = [];
+	const held: Record<string, number> = {};
+	const seen: Record<string, string[]> = {};
+	const nextBacklog: Record<string, Backlog> = {};
+	const emitted: Record<string, DataPost[]> = {};
+	const recorded: string[] = [];
+	for (const p of progress) {
+		const { platform } = p;
+		const before = backlog[platform];
+		const outcome = settlePlatform(p, before, found[platform] ?? [], Boolean(seenSets[platform]));
+		const keepSeen = () => {
+			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
+		};
+		if (outcome.kind === 'failed' || outcome.kind === 'notAsked') {
+			if (outcome.kind === 'failed') failures.push(failureOf(p));
+			keepSeen();
+			if (before) nextBacklog[platform] = before;
+		} else if (outcome.kind === 'held') {
+			held[platform] = outcome.posts.length;
+			nextBacklog[platform] = { cursor: outcome.cursor, posts: outcome.posts };
+			keepSeen();
+		} else {
+			seen[platform] = [...outcome.posts.map(pollKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
+			if (outcome.kind === 'emitted') emitted[platform] = outcome.posts;
+			else recorded.push(platform);
+		}
+	}
+	return { failures, held, seen, nextBacklog, emitted, recorded };
+}
+
 /**
  * One poll: backlogs read on first, then the newest pages, each platform until a post it has seen. A platform still
  * finding new posts when the page budget is spent emits nothing yet: what it read becomes its backlog, so a burst is
@@ -185,35 +230,7 @@ export async function pollOnce(
 		...(await read(search.platforms.filter((p) => !backlog[p]))),
 	];
 
-	const failures: PlatformFailure[] = [];
-	const held: Record<string, number> = {};
-	const seen: Record<string, string[]> = {};
-	const nextBacklog: Record<string, Backlog> = {};
-	const emitted: Record<string, DataPost[]> = {};
-	const recorded: string[] = [];
-	for (const p of progress) {
-		const { platform } = p;
-		const before = backlog[platform];
-		const outcome = settlePlatform(p, before, found[platform], Boolean(seenSets[platform]));
-		// Whatever the outcome, the memory keeps what it knew unless the platform was read to a known post.
-		const keepSeen = () => {
-			if (oldSeen[platform]) seen[platform] = oldSeen[platform];
-		};
-		if (outcome.kind === 'failed' || outcome.kind === 'notAsked') {
-			if (outcome.kind === 'failed') failures.push(failureOf(p));
-			keepSeen();
-			if (before) nextBacklog[platform] = before;
-		} else if (outcome.kind === 'held') {
-			held[platform] = outcome.posts.length;
-			nextBacklog[platform] = { cursor: outcome.cursor, posts: outcome.posts };
-			keepSeen();
-		} else {
-			seen[platform] = [...outcome.posts.map(pollKey), ...(oldSeen[platform] ?? [])].slice(0, remember);
-			if (outcome.kind === 'emitted') emitted[platform] = outcome.posts;
-			else recorded.push(platform);
-		}
-	}
-
+	const { failures, held, seen, nextBacklog, emitted, recorded } = settleAll(progress, { found, backlog, seenSets, oldSeen, remember });
 	const order = search.platforms.filter((p) => emitted[p]);
 	const posts = oldestFirst(order.map((p) => emitted[p]));
 	const state: PollState = { search: identity, seen };

@@ -135,47 +135,12 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		} else {
 			answer = await fetch();
 		}
-		const { data, statuses } = answer;
 		outcome.requests++;
-		const report = Object.fromEntries(asked.map((p) => [p, platformStatus(statuses, p)]));
-		const groups: Record<string, T[]> = Object.fromEntries(asked.map((p) => [p, []]));
-		// Items of no platform asked, or of one that failed, are kept (they were paid for), outside any limit.
-		const stray: T[] = [];
-		for (const item of data) {
-			// With one platform asked, every item is that platform's, whatever it is called.
-			const platform = asked.length === 1 ? asked[0] : matchPlatform(item.platform, asked);
-			if (platform && report[platform]?.success) groups[platform].push(item);
-			else if (fresh(item)) stray.push(item);
-		}
-
+		const report = Object.fromEntries(asked.map((p) => [p, platformStatus(answer.statuses, p)]));
+		const { groups, stray } = sortRound(answer.data, asked, report, fresh);
 		for (const p of open) {
-			const status = report[p.platform] ?? {
-				platform: p.platform,
-				success: false,
-				error_code: 'missing_status',
-				message: 'The service did not report on this platform',
-			};
-			const record: PageRecord<T> = { platform: p.platform, status, items: [], cursorSent: p.cursor };
-			if (status.success) {
-				const taken = plan.take ? plan.take(p.platform, groups[p.platform]) : { items: groups[p.platform] };
-				const room = limit - p.collected;
-				for (const item of taken.items) if (record.items.length < room && fresh(item)) record.items.push(item);
-				p.collected += record.items.length;
-				p.cursor = status.next_cursor ?? null;
-				// A cursor that does not move would page forever.
-				const stuck = record.cursorSent !== null && p.cursor === record.cursorSent;
-				const hasMore = Boolean(status.next_cursor) && status.has_more !== false;
-				p.state = hasMore && p.collected < limit && !stuck && !taken.finished ? 'more' : 'done';
-				p.failures = 0;
-				p.error = undefined;
-				record.page = pageCount[p.platform] = (pageCount[p.platform] ?? 0) + 1;
-			} else {
-				const code = status.error_code ?? 'platform_error';
-				p.error = { code, message: status.message ?? code };
-				p.failures++;
-				if (!RETRYABLE_PLATFORM_ERRORS.includes(code) || p.failures > maxPlatformRetries) p.state = 'failed';
-				record.willRetry = p.state !== 'failed';
-			}
+			const status = report[p.platform] ?? missingStatus(p.platform);
+			const record = settlePage(p, status, groups[p.platform], { limit, maxPlatformRetries, take: plan.take, fresh, pageCount });
 			outcome.pages.push(record);
 			outcome.items.push(...record.items);
 		}
@@ -184,6 +149,75 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 		const failed = open.find((p) => p.state === 'failed');
 		if (plan.stopOnFailure && failed) return { ...outcome, stoppedBy: failed };
 	}
+}
+
+/**
+ * One round's items by the platform asked they belong to. Items of no platform asked, or of one that failed, are
+ * strays: kept (they were paid for), outside any limit, each once.
+ */
+export function sortRound<T extends { [key: string]: unknown }>(
+	data: T[],
+	asked: string[],
+	report: Record<string, PlatformStatus | undefined>,
+	fresh: (item: T) => boolean,
+): { groups: Record<string, T[]>; stray: T[] } {
+	const groups: Record<string, T[]> = Object.fromEntries(asked.map((p) => [p, []]));
+	const stray: T[] = [];
+	for (const item of data) {
+		// With one platform asked, every item is that platform's, whatever it is called.
+		const platform = asked.length === 1 ? asked[0] : matchPlatform(item.platform, asked);
+		if (platform && report[platform]?.success) groups[platform].push(item);
+		else if (fresh(item)) stray.push(item);
+	}
+	return { groups, stray };
+}
+
+/** The status of a platform asked that the answer did not report on: a failure, asked again like any other. */
+function missingStatus(platform: string): PlatformStatus {
+	return { platform, success: false, error_code: 'missing_status', message: 'The service did not report on this platform' };
+}
+
+/** How a round's pages are kept: the limit per platform, the retries, `take`, one check of every item, the pages so far. */
+export interface PageRules<T> {
+	limit: number;
+	maxPlatformRetries: number;
+	take?: RoundPlan<T>['take'];
+	fresh: (item: T) => boolean;
+	pageCount: Record<string, number>;
+}
+
+/**
+ * One platform's page in a round: a success keeps its new items within the limit and moves its cursor and state on;
+ * a failure is counted, and ends the platform unless it is worth asking again.
+ */
+export function settlePage<T>(
+	p: PlatformProgress,
+	status: PlatformStatus,
+	candidates: T[],
+	rules: PageRules<T>,
+): PageRecord<T> {
+	const record: PageRecord<T> = { platform: p.platform, status, items: [], cursorSent: p.cursor };
+	if (!status.success) {
+		const code = status.error_code ?? 'platform_error';
+		p.error = { code, message: status.message ?? code };
+		p.failures++;
+		if (!RETRYABLE_PLATFORM_ERRORS.includes(code) || p.failures > rules.maxPlatformRetries) p.state = 'failed';
+		record.willRetry = p.state !== 'failed';
+		return record;
+	}
+	const taken = rules.take ? rules.take(p.platform, candidates) : { items: candidates };
+	const room = rules.limit - p.collected;
+	for (const item of taken.items) if (record.items.length < room && rules.fresh(item)) record.items.push(item);
+	p.collected += record.items.length;
+	p.cursor = status.next_cursor ?? null;
+	// A cursor that does not move would page forever.
+	const stuck = record.cursorSent !== null && p.cursor === record.cursorSent;
+	const hasMore = Boolean(status.next_cursor) && status.has_more !== false;
+	p.state = hasMore && p.collected < rules.limit && !stuck && !taken.finished ? 'more' : 'done';
+	p.failures = 0;
+	p.error = undefined;
+	record.page = rules.pageCount[p.platform] = (rules.pageCount[p.platform] ?? 0) + 1;
+	return record;
 }
 
 /** The item for a platform that failed for good, in every Data API output. */

@@ -6,6 +6,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	INode,
+	NodeApiError,
 } from 'n8n-workflow';
 
 import { UnusableAnswer, unusableAnswerError } from './answerShapes';
@@ -288,27 +289,39 @@ export async function sendWithRules(
 			}
 
 			const unsure = !isIdempotent(rules.method) && mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
-			if (outcome.kind === 'network') throw networkError(node, outcome.code, attempt, rules.itemIndex, unsure);
-			if (outcome.kind === 'malformed') {
-				const to = rules.request ? ` to ${rules.request}` : '';
-				const status = outcome.statusCode === undefined ? '' : ` (HTTP ${outcome.statusCode})`;
-				const body = {
-					error: {
-						code: 'malformed_response',
-						message: `The service's answer${to}${status} could not be read: ${outcome.reason} (after ${plural(attempt, 'attempt')})`,
-					},
-				};
-				const answer = { statusCode: outcome.statusCode ?? 200, body };
-				throw apiErrorFromResponse(node, answer, rules.itemIndex, unsure, rules.request);
-			}
-			const overBudget = decision.reason === 'budget';
-			if (rateLimited) throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex, overBudget);
-			throw apiErrorFromResponse(node, response!, rules.itemIndex, unsure, rules.request);
+			throw givenUpError(node, outcome, response, { attempt, waitedMs, rules, unsure, overBudget: decision.reason === 'budget' });
 		}
 	} finally {
 		// A success, or a probe giving up: the requests waiting with it go (and give up too).
 		gate?.done(request, false);
 	}
+}
+
+/** The error of a request given up on, from its last attempt's outcome (`response` is that attempt's answer, if any). */
+function givenUpError(
+	node: INode,
+	outcome: AttemptOutcome,
+	response: FullResponse | undefined,
+	last: { attempt: number; waitedMs: number; rules: SendRules; unsure?: string; overBudget: boolean },
+): NodeApiError | NodeOperationError {
+	const { attempt, rules, unsure } = last;
+	if (outcome.kind === 'network') return networkError(node, outcome.code, attempt, rules.itemIndex, unsure);
+	if (outcome.kind === 'malformed') {
+		const to = rules.request ? ` to ${rules.request}` : '';
+		const status = outcome.statusCode === undefined ? '' : ` (HTTP ${outcome.statusCode})`;
+		const body = {
+			error: {
+				code: 'malformed_response',
+				message: `The service's answer${to}${status} could not be read: ${outcome.reason} (after ${plural(attempt, 'attempt')})`,
+			},
+		};
+		const answer = { statusCode: outcome.statusCode ?? 200, body };
+		return apiErrorFromResponse(node, answer, rules.itemIndex, unsure, rules.request);
+	}
+	if (outcome.kind === 'status' && outcome.statusCode === 429) {
+		return rateLimitError(node, response!, attempt, last.waitedMs, rules.itemIndex, last.overBudget);
+	}
+	return apiErrorFromResponse(node, response!, rules.itemIndex, unsure, rules.request);
 }
 
 /**
