@@ -132,16 +132,37 @@ describe('socialAggregatorApiTest', () => {
 		expect(result).toEqual({ status: 'Error', message: `The service could not be reached at ${baseUrl} (ECONNREFUSED). Check the Base URL.` });
 	});
 
-	test('a key the HTTP client cannot send (a line break pasted into it) is not repeated in the client’s message', async () => {
+	test.each([
+		['a line break pasted into it', 'sag_live_first_half\nsecond_half_0123'],
+		['a carriage return at its end', 'sag_live_first_half_second_half_0123\r'],
+		['a character past Latin-1', 'sag_live_first_half\u2028second_half_0123'],
+	])('a key a request header cannot carry (%s) is refused before any request, and not repeated', async (_case, pasted) => {
 		const { seen, baseUrl } = await service(200, '{}');
-		const pasted = 'sag_live_first_half\nsecond_half_0123';
 		const result = await testCredential({ apiKey: pasted, baseUrl });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The service could not be reached at /);
-		// Node's fetch (20.x) names the header value it refused, key and all: the key is cut out of that.
-		expect(result.message).not.toContain('sag_live_first_half');
-		expect(result.message).not.toContain('second_half_0123');
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The API Key holds a line break or a character a request header cannot carry: paste the key again, on one line.',
+		});
 		expect(seen).toEqual([]);
+	});
+
+	test('a Base URL that redirects is named as such, with where it leads, and not followed', async () => {
+		const seen: string[] = [];
+		const server: Server = createServer((request, response) => {
+			seen.push(String(request.url));
+			if (request.url === '/v1/account') response.writeHead(302, { location: `/login?next=%2Fv1%2Faccount&key=${KEY}` }).end();
+			else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in</html>');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		servers.push(server);
+		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+		const result = await testCredential({ apiKey: KEY, baseUrl });
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'The Base URL answers GET /account with a redirect (HTTP 302 to /login?next=%2Fv1%2Faccount&key=[redacted]): enter the address the API itself answers at, ending in /v1.',
+		});
+		expect(seen).toEqual(['/v1/account']);
 	});
 
 	test('a failure without a system code reads the cause’s message, then the error’s, and cuts the key from both', async () => {
