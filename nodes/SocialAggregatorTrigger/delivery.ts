@@ -171,7 +171,7 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 function parseDelivery(text: string): Delivery | undefined {
 	try {
 		const parsed = JSON.parse(text) as unknown;
-		if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+		if (!isObject(parsed)) return undefined;
 		return parsed as Delivery;
 	} catch {
 		return undefined;

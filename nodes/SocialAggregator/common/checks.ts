@@ -34,7 +34,7 @@ export function parameterText(this: IExecuteSingleFunctions, name: string): stri
 
 /** Sets a body property, or leaves it out when there is no value. */
 function setBody(request: RequestOptions, property: string, value: IDataObject[string]): void {
-	if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) request.body = {};
+	if (!isObject(request.body)) request.body = {};
 	const body = request.body as IDataObject;
 	if (value === undefined) delete body[property];
 	else body[property] = value;
@@ -172,7 +172,7 @@ export function bodyJsonObject(parameterPath: string, property: string, label: s
 				fail(this, itemIndex, `The ${label} is not valid JSON`, 'Enter a JSON object, such as {"include_replies": false}.');
 			}
 		}
-		if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+		if (value !== undefined && !isObject(value)) {
 			fail(this, itemIndex, `The ${label} must be a JSON object`, 'Enter a JSON object, such as {"include_replies": false}.');
 		}
 		setBody(request, property, value as IDataObject | undefined);
