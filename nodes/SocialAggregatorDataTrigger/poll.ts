@@ -134,7 +134,7 @@ export function settlePlatform(p: PlatformProgress, before: Backlog | undefined,
 	return remembers ? { kind: 'emitted', posts } : { kind: 'recorded', posts };
 }
 
-/** What a poll knew before it read, per platform: its backlog, the keys it has seen (as a list and a set), and how many to keep. */
+/** Per platform, the new posts a poll found, and what it knew before: its backlog, the keys it had seen (a list and a set); and how many keys to keep. */
 interface Memory {
 	found: Record<string, DataPost[]>;
 	backlog: Record<string, Backlog>;
