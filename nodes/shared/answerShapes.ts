@@ -1,7 +1,7 @@
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { apiError } from './errors';
-import { isObject, nonBlankText } from './utils';
+import { isEmptyValue, isObject, nonBlankText } from './utils';
 import type { ListMeta, PlatformStatus } from './types';
 
 /** Checks of answers against SPEC.md's shapes before any item is made: a wrong answer taken as right loses items silently. */
@@ -113,7 +113,7 @@ export function dataApiAnswer(
 			throw unusable(`\`next_cursor\` of ${platform} is ${kind(cursor)}`, at);
 		}
 		// A platform would end here as if complete, with pages missing.
-		if (entry.success && entry.has_more === true && (cursor === undefined || cursor === null || cursor === '')) {
+		if (entry.success && entry.has_more === true && isEmptyValue(cursor)) {
 			throw unusable(`\`has_more\` of ${platform} is true but it has no \`next_cursor\` to continue from`, at);
 		}
 		const status: PlatformStatus = { ...(entry as unknown as PlatformStatus), platform, next_cursor: cursor ?? null };

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { isLoopback } from './baseUrl';
-import { isObject, nonBlankText } from './utils';
+import { isEmptyValue, isObject, nonBlankText } from './utils';
 
 // A post's media as files: which media, the one rule for their URLs, and the download itself with the fetcher
 // passed in. Media hosts are not the service: nothing of the credential goes to them, only https (a host on this
@@ -145,7 +145,7 @@ function discard(body: unknown): void {
 
 /** The body's bytes, or `tooBig` past `maxBytes` (without reading further). */
 async function readCapped(body: unknown, maxBytes: number): Promise<Buffer | 'tooBig'> {
-	if (body === undefined || body === null || body === '') return Buffer.alloc(0);
+	if (isEmptyValue(body)) return Buffer.alloc(0);
 	if (Buffer.isBuffer(body) || body instanceof Uint8Array || typeof body === 'string') {
 		const bytes = Buffer.from(body as Buffer);
 		return bytes.length > maxBytes ? 'tooBig' : bytes;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { refuse, validOrThrow, type Checked } from './refusal';
 import { DEFAULT_MAX_WAIT_MS, type RetryPolicy } from './retry';
+import { isEmptyValue } from './utils';
 
 /** The option under Request Options that bounds how long one request may wait for its retries. */
 export const MAX_RETRY_WAIT_FIELD = 'Max Retry Wait (Seconds)';
@@ -32,7 +33,7 @@ const budgetWaitOption: INodeProperties = {
 
 /** A number of seconds of 0 or more under Request Options, in milliseconds; undefined when left empty. */
 function millisecondsFrom(raw: unknown, field: string, hint: string): Checked<number | undefined> {
-	if (raw === undefined || raw === null || raw === '') return { ok: true, value: undefined };
+	if (isEmptyValue(raw)) return { ok: true, value: undefined };
 	const seconds = Number(raw);
 	if (!Number.isFinite(seconds) || seconds < 0) {
 		return refuse({ field, reason: `${String(raw)} is not a number of seconds of 0 or more`, hint });

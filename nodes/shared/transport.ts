@@ -14,7 +14,7 @@ import { checkBaseUrl } from './baseUrl';
 import { BudgetLedger, burstWindowMs, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
 import { apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
-import { plural } from './utils';
+import { isEmptyValue, plural } from './utils';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
@@ -400,7 +400,7 @@ export function credentialSecrets(ctx: IAllExecuteFunctions, itemIndex?: number)
 function limitsFrom(credentials: { requestsPerHour?: unknown; burstPerMinute?: unknown; rateLimitHour?: unknown }): KeyLimits {
 	const read = (value: unknown, fallback: number, min = 0) => {
 		const n = Number(value);
-		return value === undefined || value === null || value === '' || !Number.isFinite(n) || n < min ? fallback : n;
+		return isEmptyValue(value) || !Number.isFinite(n) || n < min ? fallback : n;
 	};
 	return {
 		perWindow: Math.floor(read(credentials.requestsPerHour, DEFAULT_LIMITS.perWindow)),

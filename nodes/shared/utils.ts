@@ -12,6 +12,11 @@ export function nonBlankText(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
+/** A value left empty: missing, null, or the empty text (a field cleared, an expression that gave nothing, no body). */
+export function isEmptyValue(value: unknown): value is undefined | null | '' {
+	return value === undefined || value === null || value === '';
+}
+
 /** Whether a text is an ID of the service: digits only (a record's ID, in a path or a body). */
 export function isDigits(text: string): boolean {
 	return /^\d+$/.test(text);

@@ -1,6 +1,8 @@
 // Date pickers give a zone-less wall-clock time meant in the workflow's time zone; expressions may give an ISO
 // string with a zone, a Luxon DateTime or a Date. Intl knows the zones, so the package needs no date library.
 
+import { isEmptyValue } from '../../shared/utils';
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
 
@@ -65,7 +67,7 @@ export function addDays(date: string, days: number): string {
 
 /** The instant a picker's value names, zone-less values read in `timeZone`; undefined when empty, null when no date. */
 export function toInstant(value: unknown, timeZone: string): Date | null | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
+	if (isEmptyValue(value)) return undefined;
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
 	if (isDateTimeLike(value)) return toInstant(value.toISO() ?? '', timeZone) ?? null;
 	if (typeof value !== 'string') return null;

@@ -10,7 +10,7 @@ import type {
 
 import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../../shared/answerShapes';
 import { apiErrorFromResponse, errorItem, toNodeError } from '../../shared/errors';
-import { idValue, isObject, recordKey } from '../../shared/utils';
+import { idValue, isEmptyValue, isObject, recordKey } from '../../shared/utils';
 import { MAX_PER_PAGE } from '../../shared/constants';
 import { checkLimit } from '../../shared/input';
 import { duration } from '../../shared/budget';
@@ -141,18 +141,14 @@ interface Operation {
 	spec: RouteSpec;
 	/** Each ID in the path checked as a number, then the spec's own steps, in order. */
 	prepare: Prepare[];
-	/** The path's last ID: what `findIn` looks for. */
+	/** The path's last ID: what `findIn` looks for, and what a delete outputs. */
 	lastId?: string;
-	/** For a delete, the ID it outputs (the path's last). */
-	deletes?: string;
 }
 
 /** The operation of a spec: every parameter in its path is an ID, checked as a number before any request. */
 export function planOperation(spec: RouteSpec): Operation {
 	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
-	const lastId = ids.at(-1);
-	const deletes = spec.method === 'DELETE' ? lastId : undefined;
-	return { spec, prepare: [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])], lastId, deletes };
+	return { spec, prepare: [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])], lastId: ids.at(-1) };
 }
 
 /** What the user chose for this item's run, checked before any request: retries, the budget's wait, the Limit, the timeout. */
@@ -193,7 +189,8 @@ async function fetchRecords(
 		return [await findListed.call(this, options, spec.findIn, operation.lastId!, read, rules)];
 	}
 	const answer = await requestSender.call(this, options, rules)({}, spec.verify);
-	let records = operation.deletes ? [deleted.call(this, operation.deletes, answer)] : answerItems(spec, rules.method, answer);
+	const deletes = spec.method === 'DELETE' ? operation.lastId : undefined;
+	let records = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, rules.method, answer);
 	if (spec.after) records = [await spec.after.call(this, records[0], moreSender.call(this, options, rules), rules.itemIndex)];
 	return limit === undefined ? records : records.slice(0, limit);
 }
@@ -270,7 +267,7 @@ const runGates = new WeakMap<object, RequestGate>();
 export function finish(request: RequestOptions, chosenTimeout: number): void {
 	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
-		if (value === undefined || value === null || value === '') delete request.qs![key];
+		if (isEmptyValue(value)) delete request.qs![key];
 	}
 	if (typeof request.url === 'string') request.url = request.url.replace(/\s*\/\s*/g, '/').trim();
 	request.timeout = Number.isFinite(chosenTimeout) && chosenTimeout > 0 ? chosenTimeout : DEFAULT_TIMEOUT_MS;
@@ -339,7 +336,7 @@ function pageReader(send: RequestSender) {
 
 /** The items of an answer checked against SPEC.md's shape; a write may answer without a body (then: success). */
 export function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
-	const empty = answer.body === undefined || answer.body === null || answer.body === '';
+	const empty = isEmptyValue(answer.body);
 	if (method !== 'GET' && empty) return [{ success: true }];
 	const at = { statusCode: answer.statusCode };
 	if (spec.list || spec.answersList) return listAnswer(answer.body, at).data;

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { platformLabel } from '../../shared/platforms';
-import { nonBlankText } from '../../shared/utils';
+import { isEmptyValue, nonBlankText } from '../../shared/utils';
 
 // On Platform Failure and Platform Retries, the options of both Data API operations, and the error of Fail the Item.
 
@@ -46,7 +46,7 @@ export const platformRetriesOption: INodeProperties = {
 export function platformFailureChoices(options: IDataObject): { failItem: boolean; maxPlatformRetries: number } {
 	// An empty field (an expression that gave nothing) is the default, not 0.
 	const chosen = options.platformRetries;
-	const given = chosen === undefined || chosen === null || chosen === '' ? DEFAULT_PLATFORM_RETRIES : Number(chosen);
+	const given = isEmptyValue(chosen) ? DEFAULT_PLATFORM_RETRIES : Number(chosen);
 	const retries = Math.min(MAX_PLATFORM_RETRIES, Math.max(0, Math.floor(given)));
 	return {
 		failItem: options.onPlatformFailure === 'fail',

@@ -1,4 +1,4 @@
-import { idValue, isDigits, isObject, nonBlankText, plural, recordKey } from '../../../nodes/shared/utils';
+import { idValue, isDigits, isEmptyValue, isObject, nonBlankText, plural, recordKey } from '../../../nodes/shared/utils';
 
 describe('general helpers', () => {
 	test('isObject: a JSON object, not null, not an array', () => {
@@ -39,5 +39,10 @@ describe('general helpers', () => {
 		expect(recordKey({ platform: 'Twitter', platform_id: '9', url: 'u' })).toBe('twitter:id:9');
 		expect(recordKey({ platform: 'Twitter', platform_id: '', url: 'u' })).toBe('twitter:url:u');
 		expect(recordKey({ platform: 'Twitter', platform_id: null, url: null })).toBeUndefined();
+	});
+
+	test('isEmptyValue: missing, null or the empty text; not 0, false, blanks or an empty list', () => {
+		for (const empty of [undefined, null, '']) expect(isEmptyValue(empty)).toBe(true);
+		for (const given of [0, false, ' ', [], {}, 'x']) expect(isEmptyValue(given)).toBe(false);
 	});
 });

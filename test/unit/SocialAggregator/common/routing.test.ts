@@ -24,11 +24,10 @@ describe('planOperation', () => {
 		expect(plan.prepare).toHaveLength(3);
 		expect(plan.prepare[2]).toBe(own);
 		expect(plan.lastId).toBe('sourceId');
-		expect(plan.deletes).toBeUndefined();
 	});
 
-	it('makes a delete output the path\'s last ID, and a path without IDs checks nothing', () => {
-		expect(planOperation({ method: 'DELETE', url: '=/users/{{$parameter.userId}}' }).deletes).toBe('userId');
+	it('finds the ID a delete outputs, the path\'s last; a path without IDs checks nothing', () => {
+		expect(planOperation({ method: 'DELETE', url: '=/users/{{$parameter.userId}}' }).lastId).toBe('userId');
 		const plain = planOperation({ method: 'GET', url: '/platforms' });
 		expect(plain.prepare).toEqual([]);
 		expect(plain.lastId).toBeUndefined();
