@@ -170,6 +170,27 @@ export async function sendBlock(
 	};
 }
 
+/**
+ * Blocks taken as one: deliveries per second over their summed time (each block's first send until
+ * its last execution stopped), CPU per delivery weighted by deliveries, the worst tail, the highest
+ * peak RSS.
+ */
+export function combined(blocks: BurstBlock[]): BurstBlock {
+	const deliveries = blocks.reduce((sum, b) => sum + b.deliveries, 0);
+	const sum = (value: (b: BurstBlock) => number) => blocks.reduce((total, b) => total + value(b), 0);
+	return {
+		deliveries,
+		perSecond: deliveries / sum((b) => b.deliveries / b.perSecond),
+		cpuMsPerDelivery: sum((b) => b.cpuMsPerDelivery * b.deliveries) / deliveries,
+		busy: sum((b) => b.busy),
+		failed: sum((b) => b.failed),
+		maxInFlight: Math.max(...blocks.map((b) => b.maxInFlight)),
+		tailMs: Math.max(...blocks.map((b) => b.tailMs)),
+		peakRssKb: Math.max(...blocks.map((b) => b.peakRssKb)),
+		ids: blocks.flatMap((b) => b.ids),
+	};
+}
+
 export interface BurstSettings {
 	burst: number;
 	block: number;
@@ -271,9 +292,9 @@ export async function runBurst(
 		const burstOurs = oursBlocks.slice(0, blocks);
 		const o = outcome(oursBlocks);
 		const p = outcome(plainBlocks);
-		const peak = (list: BurstBlock[]) => Math.max(...list.map((b) => b.peakRssKb));
-		const rate = (list: BurstBlock[]) => list.reduce((s, b) => s + b.deliveries, 0) / list.reduce((s, b) => s + b.deliveries / b.perSecond, 0);
-		const cpu = (list: BurstBlock[]) => list.reduce((s, b) => s + b.cpuMsPerDelivery * b.deliveries, 0) / list.reduce((s, b) => s + b.deliveries, 0);
+		const peak = (list: BurstBlock[]) => combined(list).peakRssKb;
+		const rate = (list: BurstBlock[]) => combined(list).perSecond;
+		const cpu = (list: BurstBlock[]) => combined(list).cpuMsPerDelivery;
 		const memoryRatio = peak(burstOurs) / peak(plainBlocks);
 		const lastVsFirst = burstOurs.at(-1)!.perSecond / burstOurs[0].perSecond;
 		const caseLabel = `B4 burst${label}: ${count(blocks * settings.block)} signed deliveries/side in blocks of ${count(settings.block)}, ${settings.deliveryConcurrency} at once`;
