@@ -80,14 +80,19 @@ export const checkDownloadFields: Prepare = function (_request, itemIndex) {
 			description: 'Enter the name of the binary field for the files, such as data.',
 		});
 	}
-	const size = Number(this.getNodeParameter(MAX_FILE_SIZE, DEFAULT_MAX_FILE_MB));
-	if (!Number.isFinite(size) || size <= 0) {
+	if (maxFileBytes(this.getNodeParameter(MAX_FILE_SIZE, DEFAULT_MAX_FILE_MB)) === undefined) {
 		throw new NodeOperationError(this.getNode(), `The Max File Size (MB) must be a number above 0 [item ${itemIndex}]`, {
 			itemIndex,
-			description: `Enter a size in megabytes, such as ${DEFAULT_MAX_FILE_MB}.`,
+			description: `Enter a size in megabytes of at least one byte (0.000001), such as ${DEFAULT_MAX_FILE_MB}.`,
 		});
 	}
 };
+
+/** Max File Size (MB) in whole bytes; none below one byte, where every file would be turned away as too large. */
+function maxFileBytes(megabytes: unknown): number | undefined {
+	const bytes = Math.floor(Number(megabytes) * 1024 * 1024);
+	return Number.isFinite(bytes) && bytes >= 1 ? bytes : undefined;
+}
 
 /** The medium as the item's JSON shows it: as answered, with its position (null for the avatar). */
 function describe(medium: ChosenMedium): IDataObject {
@@ -118,7 +123,7 @@ export const downloadMedia: Files = async function (this: IExecutePaginationFunc
 	if (this.getNode().type.endsWith('Tool')) return chosen.map(item);
 
 	const field = String(this.getNodeParameter('binaryPropertyName', 'data')).trim();
-	const maxBytes = Math.floor(Number(this.getNodeParameter(MAX_FILE_SIZE, DEFAULT_MAX_FILE_MB)) * 1024 * 1024);
+	const maxBytes = maxFileBytes(this.getNodeParameter(MAX_FILE_SIZE, DEFAULT_MAX_FILE_MB)) ?? DEFAULT_MAX_FILE_MB * 1024 * 1024;
 	const chosenTimeout = Number(this.getNodeParameter('requestOptions.timeout', 0));
 	const timeoutMs = Number.isFinite(chosenTimeout) && chosenTimeout > 0 ? chosenTimeout : DEFAULT_TIMEOUT_MS;
 	const postId = String(post.id ?? '');

@@ -75,10 +75,22 @@ describe('checkDownloadFields: the field name and the size cap, before any reque
 		['Infinity', Number.POSITIVE_INFINITY],
 		['empty text', ''],
 		['null', null],
+		['a tenth of a byte', 1e-7],
 	])('a size of %s is refused', (_shown, maxFileSize) => {
 		expect(() => check({ binaryPropertyName: 'data', downloadOptions: { maxFileSize } }, 2)).toThrow(
 			'The Max File Size (MB) must be a number above 0 [item 2]',
 		);
+	});
+
+	test('one byte is the smallest size taken, and the refusal says so', () => {
+		expect(() => check({ binaryPropertyName: 'data', downloadOptions: { maxFileSize: 0.000001 } }, 0)).not.toThrow();
+		let error: unknown;
+		try {
+			check({ binaryPropertyName: 'data', downloadOptions: { maxFileSize: 0.0000009 } }, 0);
+		} catch (caught) {
+			error = caught;
+		}
+		expect((error as NodeOperationError).description).toBe('Enter a size in megabytes of at least one byte (0.000001), such as 25.');
 	});
 });
 
