@@ -191,6 +191,11 @@ export function combined(blocks: BurstBlock[]): BurstBlock {
 	};
 }
 
+/** One line of a block's figures, for progress output. */
+export function describeBlock(b: BurstBlock): string {
+	return `${b.perSecond.toFixed(1)}/s, ${b.cpuMsPerDelivery.toFixed(1)} ms CPU/delivery, ${b.busy} answered 503 (retried), ${b.failed} failed, at most ${b.maxInFlight} in flight, last execution ${(b.tailMs / 1000).toFixed(1)} s after its block's last answer, peak RSS ${mib(b.peakRssKb)}`;
+}
+
 export interface BurstSettings {
 	burst: number;
 	block: number;
@@ -262,22 +267,20 @@ export async function runBurst(
 		const blocks = Math.ceil(settings.burst / settings.block);
 		const oursBlocks: BurstBlock[] = [];
 		const plainBlocks: BurstBlock[] = [];
-		const describe = (b: BurstBlock) =>
-			`${b.perSecond.toFixed(1)}/s, ${b.cpuMsPerDelivery.toFixed(1)} ms CPU/delivery, ${b.busy} answered 503, ${b.failed} failed, at most ${b.maxInFlight} in flight, last execution ${(b.tailMs / 1000).toFixed(1)} s after the last answer, peak RSS ${mib(b.peakRssKb)}`;
 		for (let i = 0; i < blocks + (steady ? 1 : 0); i++) {
 			if (i < blocks) {
 				const p = await sendBlock(ctx.n8n, plain.id, ctx.n8n.webhookUrl(plain.path), plain.secret, post, settings.block, settings.deliveryConcurrency);
 				plainBlocks.push(p);
-				settings.progress(`B4 burst${label} Webhook block ${i + 1}: ${describe(p)}`);
+				settings.progress(`B4 burst${label} Webhook block ${i + 1}: ${describeBlock(p)}`);
 			}
 			const o = await sendBlock(ctx.n8n, ours.id, ctx.n8n.webhookUrl(ours.path), ours.secret, post, settings.block, settings.deliveryConcurrency);
 			oursBlocks.push(o);
-			settings.progress(`B4 burst${label} Trigger block ${i + 1}: ${describe(o)}`);
+			settings.progress(`B4 burst${label} Trigger block ${i + 1}: ${describeBlock(o)}`);
 			for (const [index, extra] of extras.entries()) {
 				if (i >= blocks) break;
 				const e = await sendBlock(ctx.n8n, extra.side.id, ctx.n8n.webhookUrl(extra.side.path), extra.side.secret, post, settings.block, settings.deliveryConcurrency);
 				extraBlocks[index].push(e);
-				settings.progress(`B4 burst${label} ${extra.label} block ${i + 1}: ${describe(e)}`);
+				settings.progress(`B4 burst${label} ${extra.label} block ${i + 1}: ${describeBlock(e)}`);
 			}
 		}
 

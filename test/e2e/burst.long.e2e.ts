@@ -23,7 +23,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { actedOnCounts, combined, plainMarked, sendBlock, type BurstBlock } from '../../bench/burst';
+import { actedOnCounts, combined, describeBlock, plainMarked, sendBlock, type BurstBlock } from '../../bench/burst';
 import { oursChecked, subscriptionSecret } from '../../bench/checked';
 import { e2eSuite, recordTiming, webhookPath } from './lib';
 import type { CredentialRef, WorkflowSpec } from './lib/workflow';
@@ -70,16 +70,14 @@ describe('a burst of signed deliveries in one n8n', () => {
 		const started = Date.now();
 		const oursRounds: BurstBlock[] = [];
 		const plainRounds: BurstBlock[] = [];
-		const describeSpan = (b: BurstBlock) =>
-			`${b.perSecond.toFixed(1)}/s, ${b.cpuMsPerDelivery.toFixed(1)} ms CPU/delivery, ${b.busy} answered 503 (retried), ${b.failed} failed, at most ${b.maxInFlight} in flight, last execution ${(b.tailMs / 1000).toFixed(1)} s after its round's last answer, peak RSS ${Math.round(b.peakRssKb / 1024)} MiB`;
 		const roundsPerBlock = BLOCK / ROUND;
 		for (let round = 0; round < BURST / ROUND; round++) {
 			plainRounds.push(await sendBlock(n8n, plainId, n8n.webhookUrl(PLAIN_PATH), secret, post, ROUND, CONCURRENCY, actedOn));
 			oursRounds.push(await sendBlock(n8n, oursId, oursUrl, secret, post, ROUND, CONCURRENCY, actedOn));
 			if ((round + 1) % roundsPerBlock === 0) {
 				const span = `deliveries ${(round + 1) * ROUND - BLOCK + 1}–${(round + 1) * ROUND}`;
-				process.stderr.write(`[e2e] burst, Webhook node ${span}: ${describeSpan(combined(plainRounds.slice(-roundsPerBlock)))}\n`);
-				process.stderr.write(`[e2e] burst, Trigger ${span}: ${describeSpan(combined(oursRounds.slice(-roundsPerBlock)))}\n`);
+				process.stderr.write(`[e2e] burst, Webhook node ${span}: ${describeBlock(combined(plainRounds.slice(-roundsPerBlock)))}\n`);
+				process.stderr.write(`[e2e] burst, Trigger ${span}: ${describeBlock(combined(oursRounds.slice(-roundsPerBlock)))}\n`);
 			}
 		}
 		recordTiming(`burst of ${BURST} a side, rounds of ${ROUND}`, Date.now() - started);
