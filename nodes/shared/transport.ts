@@ -13,7 +13,7 @@ import { UnusableAnswer, unusableAnswerError } from './answerShapes';
 import { checkBaseUrl } from './baseUrl';
 import { BudgetLedger, burstWindowMs, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
-import { apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
+import { apiError, apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
 import { isEmptyValue, plural } from './utils';
 import {
 	decideRetry,
@@ -41,6 +41,8 @@ interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 're
 
 interface FullResponse extends ApiResponse {
 	headers: Record<string, unknown>;
+	/** The URL the request went to, which a redirect's Location is read against. */
+	url?: string;
 }
 
 /** How long a request waits for its answer unless the user sets a timeout (Request Options). */
@@ -68,6 +70,41 @@ function answerOutcome(response: FullResponse, rules: SendRules, mayHaveActed: b
 	if (statusCode === 404 && rules.method === 'DELETE' && mayHaveActed) return { ...response, alreadyGone: true };
 	if (accepted) return { kind: 'malformed', reason: 'its body is not a JSON object', statusCode };
 	return { kind: 'status', statusCode, retryAfter: headerValue(response.headers, 'retry-after') };
+}
+
+function isRedirect(response: FullResponse, rules: SendRules): boolean {
+	return response.statusCode >= 300 && response.statusCode < 400 && !rules.acceptStatuses?.includes(response.statusCode);
+}
+
+/**
+ * Where a redirect leads, as an error may name it: its Location read against the request's URL, without user,
+ * password, query or fragment (whoever answers writes the Location, and a query may carry a token). Undefined when
+ * there is none or it is not an address.
+ */
+export function redirectTarget(location: string | undefined, requestUrl: string | undefined): string | undefined {
+	if (!location?.trim()) return undefined;
+	try {
+		const url = requestUrl ? new URL(location.trim(), requestUrl) : new URL(location.trim());
+		url.username = '';
+		url.password = '';
+		url.search = '';
+		url.hash = '';
+		return url.href;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A 3xx: never followed (the key would go with it), named with where it leads and what the Base URL must be. */
+async function redirectError(node: INode, response: FullResponse, rules: SendRules) {
+	const target = redirectTarget(headerValue(response.headers, 'location'), response.url);
+	const secrets = rules.secrets ? await rules.secrets() : [];
+	const to = target ? ` to ${redact(target, secrets)}` : ' without a valid Location';
+	const message = `The service's address answered ${rules.request ?? 'the request'} with a redirect (HTTP ${response.statusCode}${to}): enter the address the API itself answers at, ending in /v1`;
+	const description =
+		"Requests to the service never follow a redirect, so that the API key (and a key being issued) goes nowhere else; this one was not followed. Check the Base URL of the Social Aggregator API credential (or the node's Base URL for key requests): https where the service moved to https, the API's own host rather than a page that forwards to it.";
+	const code = 'redirect_not_followed';
+	return apiError(node, { error: { code, message } }, code, { message, description, httpCode: String(response.statusCode), itemIndex: rules.itemIndex });
 }
 
 /**
@@ -248,6 +285,7 @@ export async function sendWithRules(
 			}
 			// Anything but a 429 shows the limit has room again.
 			if (response?.statusCode !== 429) gate?.done(request, true);
+			if (response && isRedirect(response, rules)) throw await redirectError(node, response, rules);
 
 			const outcome = response ? answerOutcome(response, rules, mayHaveActed) : failureOutcome(failure);
 			if (!outcome) throw await unsentError(node, failure, rules);
@@ -440,19 +478,35 @@ export function loggedRunBudget(ctx: IAllExecuteFunctions, capMs: number): RunBu
 	});
 }
 
-/** One attempt through n8n's helper (with the credential's Bearer key), every status answered so `sendWithRules` decides. */
+/**
+ * One attempt through n8n's helper (with the credential's Bearer key), every status answered so `sendWithRules`
+ * decides. Never a redirect: n8n's helper would follow it with the key, to another host too, so a 3xx comes back as
+ * the answer, whatever the request (a declarative node's routing included) asked.
+ */
 export async function sendAuthenticated(
 	ctx: IAllExecuteFunctions,
 	request: IHttpRequestOptions,
 	authenticated = true,
 ): Promise<FullResponse> {
-	const options: IHttpRequestOptions = { ...request, returnFullResponse: true, ignoreHttpStatusErrors: true };
+	const options: IHttpRequestOptions = {
+		...request,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
 	const raw = (
 		authenticated
 			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, options)
 			: await ctx.helpers.httpRequest(options)
 	) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-	return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body };
+	return { statusCode: raw.statusCode, headers: raw.headers ?? {}, body: raw.body, url: requestUrl(request) };
+}
+
+/** The absolute URL of a request: its `url`, or its `url` below its `baseURL` (a declarative node's routing). */
+function requestUrl(request: IHttpRequestOptions): string {
+	return request.baseURL ? joinUrl(request.baseURL, request.url) : request.url;
 }
 
 /** One JSON request to the service by the package's rules (`sendWithRules`), resolving with the whole response. */

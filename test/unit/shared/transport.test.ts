@@ -1,6 +1,6 @@
 import { apiErrorCode } from '../../../nodes/shared/errors';
 import { retryTiming } from '../../../nodes/shared/retry';
-import { apiRequest, apiRequestFull, joinUrl } from '../../../nodes/shared/transport';
+import { apiRequest, apiRequestFull, joinUrl, redirectTarget } from '../../../nodes/shared/transport';
 import { scriptedContext, type Answer } from '../support/context';
 
 const ok = (body: unknown) => ({ statusCode: 200, body });
@@ -147,6 +147,53 @@ describe('transport', () => {
 		expect((error as Error).message).toContain('Invalid URL');
 		expect((error as Error).message).not.toContain(apiKey);
 		expect(requests).toHaveLength(1);
+	});
+
+	describe('a redirect is never followed', () => {
+		const redirect = (location: string, statusCode = 302): Answer => ({ statusCode, headers: { location }, body: '' });
+
+		it('asks n8n not to follow one, nor to send the key across origins', async () => {
+			const { context, requests } = scriptedContext([ok({ data: {} }), ok({ data: {} })]);
+			await apiRequest.call(context, { method: 'GET', path: '/account' });
+			await apiRequest.call(context, { method: 'POST', path: '/authorize', authenticated: false, baseUrl: 'http://127.0.0.1:9/v1', body: {} });
+			for (const request of requests) {
+				expect(request).toMatchObject({ disableFollowRedirect: true, maxRedirects: 0, sendCredentialsOnCrossOriginRedirect: false });
+			}
+		});
+
+		it('a 3xx is an error after one attempt, naming where it leads (without its query) and what the Base URL must be', async () => {
+			const { context, requests, apiKey } = scriptedContext([redirect(`http://127.0.0.1:8500/v1/feeds?token=abc&key=x`), ok({})]);
+			const error = (await apiRequest.call(context, { method: 'GET', path: '/feeds' }).catch((e: Error) => e)) as Error & { description?: string };
+			expect(requests).toHaveLength(1);
+			expect(waits).toEqual([]);
+			expect(error.message).toBe(
+				"The service's address answered GET /feeds with a redirect (HTTP 302 to http://127.0.0.1:8500/v1/feeds): enter the address the API itself answers at, ending in /v1",
+			);
+			expect(error.description).toMatch(/never follow a redirect/);
+			expect(apiErrorCode(error)).toBe('redirect_not_followed');
+			expect(JSON.stringify(error)).not.toContain('token=abc');
+			expect(JSON.stringify(error)).not.toContain(apiKey);
+		});
+
+		it('a relative Location is read against the request; one that holds the key or is no address is not repeated', async () => {
+			const { context, apiKey } = scriptedContext([redirect('../login?next=/v1', 301)]);
+			const error = (await apiRequest.call(context, { method: 'POST', path: '/feeds', body: {} }).catch((e: Error) => e)) as Error;
+			expect(error.message).toContain('(HTTP 301 to http://127.0.0.1:9/login)');
+			const leaking = scriptedContext([redirect('http://evil.example/sag_live_secretkey1234567890')]);
+			const leaked = (await apiRequest.call(leaking.context, { method: 'GET', path: '/account' }).catch((e: Error) => e)) as Error;
+			expect(leaked.message).toContain('to http://evil.example/[redacted]');
+			expect(JSON.stringify(leaked)).not.toContain(apiKey);
+			const nowhere = scriptedContext([{ statusCode: 307, headers: {}, body: '' }]);
+			const none = (await apiRequest.call(nowhere.context, { method: 'GET', path: '/account' }).catch((e: Error) => e)) as Error;
+			expect(none.message).toContain('(HTTP 307 without a valid Location)');
+		});
+
+		it('redirectTarget drops user, password, query and fragment', () => {
+			expect(redirectTarget('https://user:pw@host.example:8443/a/b?x=1#f', 'https://api.example/v1/feeds')).toBe('https://host.example:8443/a/b');
+			expect(redirectTarget('/v2/feeds', 'https://api.example/v1/feeds')).toBe('https://api.example/v2/feeds');
+			expect(redirectTarget('http://[::1', 'https://api.example/v1/feeds')).toBeUndefined();
+			expect(redirectTarget(undefined, 'https://api.example/v1')).toBeUndefined();
+		});
 	});
 
 	describe('the API key never leaks', () => {
