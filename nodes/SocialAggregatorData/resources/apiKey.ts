@@ -111,34 +111,52 @@ const getStatusShow = { show: { resource: ['apiKey'], operation: ['getStatus'] }
 
 const getStatusFields = updateDisplayOptions(getStatusShow, getStatusProperties);
 
-/** A request ID from POST /authorize, or the absolute poll_url that carries it. */
-export function checkRequestId(value: unknown): Checked<{ path: string; requestId: string; absolute: boolean }> {
+/**
+ * A request ID from POST /authorize, or the absolute poll_url that carries it. Its answer carries the issued key, so a
+ * poll_url must be on the Base URL's own origin (scheme, host and port): https, or plain http only on this machine, as
+ * the Base URL itself. Redirects are not followed (transport.ts).
+ */
+export function checkRequestId(value: unknown, baseUrl: string): Checked<{ path: string; requestId: string }> {
+	const field = 'Request ID';
 	const text = String(value ?? '').trim();
 	if (text === '') {
 		return refuse({
-			field: 'Request ID',
+			field,
 			reason: 'the request ID is empty',
 			hint: 'Use the request_id (or poll_url) of API Key → Request, for example {{ $json.request_id }}.',
 		});
 	}
-	if (/^https?:\/\//i.test(text)) {
-		// Its answer carries the issued key: the same rule as the Base URL.
-		const url = URL.canParse(text) ? new URL(text) : undefined;
-		if (!url) return refuse({ field: 'Request ID', reason: `"${text}" is not a web address` });
-		if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-			return refuse({
-				field: 'Request ID',
-				reason: `the poll URL "${text}" uses plain http; the issued API key must travel over https`,
-				hint: 'Use the https:// poll_url, or the request_id alone. Plain http is accepted only for a service on this machine (localhost, 127.0.0.1).',
-			});
-		}
-		const requestId = decodeURIComponent(text.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '');
-		return { ok: true, value: { path: text, requestId, absolute: true } };
+	if (!/^https?:\/\//i.test(text)) {
+		if (/[/?#\s]/.test(text)) return refuse({ field, reason: `"${text}" is neither a request ID nor a poll URL` });
+		return { ok: true, value: { path: `/authorize/${encodeURIComponent(text)}`, requestId: text } };
 	}
-	if (/[/?#\s]/.test(text)) {
-		return refuse({ field: 'Request ID', reason: `"${text}" is neither a request ID nor a poll URL` });
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	if (!url) return refuse({ field, reason: `"${text}" is not a web address` });
+	const requestOnly = 'Use the request_id alone (the node asks the Base URL), or the poll_url exactly as API Key → Request returned it.';
+	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+		return refuse({
+			field,
+			reason: `the poll URL "${text}" uses plain http; the issued API key must travel over https`,
+			hint: `${requestOnly} Plain http is accepted only for a service on this machine (localhost, 127.0.0.1).`,
+		});
 	}
-	return { ok: true, value: { path: `/authorize/${encodeURIComponent(text)}`, requestId: text, absolute: false } };
+	const base = new URL(baseUrl);
+	if (url.origin !== base.origin || url.username || url.password) {
+		return refuse({
+			field,
+			reason: `the poll URL "${text}" is not at the Base URL's address (${base.origin}); the issued API key is taken only from the service itself`,
+			hint: `${requestOnly} If the service has moved, correct the Base URL.`,
+		});
+	}
+	const last = url.pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+	let requestId: string;
+	try {
+		requestId = decodeURIComponent(last);
+	} catch {
+		return refuse({ field, reason: `the poll URL "${text}" holds a malformed percent-encoding (a % not followed by two hex digits of valid UTF-8)`, hint: requestOnly });
+	}
+	if (requestId.trim() === '') return refuse({ field, reason: `the poll URL "${text}" names no request ID`, hint: requestOnly });
+	return { ok: true, value: { path: `${url.origin}${url.pathname}${url.search}`, requestId } };
 }
 
 export interface PollResult {
@@ -196,9 +214,9 @@ export async function preparePoll(
 	itemIndex: number,
 ): Promise<{ requestId: string; poll: () => Promise<PollResult> }> {
 	const given = this.getNodeParameter('requestId', itemIndex, '');
-	const { path, requestId, absolute } = validOrThrow(this.getNode(), checkRequestId(given), itemIndex);
-	// An absolute poll_url needs no base URL.
-	const baseUrl = absolute ? '' : await keyIssuanceBaseUrl.call(this, itemIndex);
+	// A poll_url too: it is checked against the Base URL.
+	const baseUrl = await keyIssuanceBaseUrl.call(this, itemIndex);
+	const { path, requestId } = validOrThrow(this.getNode(), checkRequestId(given, baseUrl), itemIndex);
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const request = `GET /authorize/${requestId}`;
 	const options = { method: 'GET' as const, path, baseUrl, authenticated: false, acceptStatuses: [202, 410], itemIndex, retry, request };

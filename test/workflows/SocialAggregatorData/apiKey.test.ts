@@ -117,26 +117,35 @@ describe('Get Authorization Status', () => {
 		expect(gone.items[0].json).not.toHaveProperty('api_key');
 	});
 
-	test('the poll_url works as the request id, whatever the base URL', async () => {
+	test("the poll_url works as the request id on the Base URL's address", async () => {
 		const { poll_url, request_id } = await pendingRequest();
-		const run = await runNode(
-			fake,
-			{ resource: 'apiKey', operation: 'getStatus', baseUrlSource: 'parameter', baseUrl: 'http://127.0.0.1:9/v1', requestId: poll_url },
-			{ apiKey: null },
-		);
+		const run = await runNode(fake, apiKey('getStatus', { requestId: poll_url }), { apiKey: null });
 		expect(run.items[0].json).toMatchObject({ status: 'pending', request_id });
+		expect(run.requests).toEqual([expect.objectContaining({ method: 'GET', path: `/authorize/${request_id}`, keyId: null })]);
 	});
 
-	test('a poll_url over plain http to another host is refused before any request: its answer carries the key', async () => {
+	test.each([
+		['another port of this machine', (id: string) => fake.url.replace(/:(\d+)\//, (_m, port: string) => `:${Number(port) + 1}/`) + `/authorize/${id}`, /not at the Base URL's address/],
+		['another host', (id: string) => `https://api.example.com/v1/authorize/${id}`, /not at the Base URL's address/],
+		['plain http to another host', (id: string) => `http://api.example.com/v1/authorize/${id}`, /plain http/],
+		['a malformed percent-encoding', (id: string) => `${fake.url}/authorize/${id}%E0%A4%A`, /malformed percent-encoding/],
+	])('a poll_url on %s is refused before any request, naming Request ID and the item', async (_case, pollUrl, reason) => {
 		const { request_id } = await pendingRequest();
-		const run = await runNode(
-			fake,
-			{ resource: 'apiKey', operation: 'getStatus', baseUrlSource: 'parameter', baseUrl: fake.url, requestId: `http://api.example.com/v1/authorize/${request_id}` },
-			{ apiKey: null },
-		);
+		fake.control.requests.clear();
+		const run = await runNode(fake, apiKey('getStatus', { requestId: pollUrl(request_id) }), { apiKey: null });
 		expect(run.error?.message).toContain('Invalid Request ID (item 0)');
-		expect(run.error?.message).toContain('plain http');
-		expect(fake.control.requests.list().filter((r) => r.path.includes(request_id))).toEqual([]);
+		expect(run.error?.message).toMatch(reason);
+		expect(run.error?.description).toMatch(/Nothing was sent to the service/);
+		expect(fake.control.requests.list()).toEqual([]);
+	});
+
+	test('Wait for Approval refuses such a poll_url the same way, with Continue On Fail as an error item', async () => {
+		const run = await runNode(fake, apiKey('waitForApproval', { requestId: 'https://evil.example/v1/authorize/req_1', timeout: 5 }), {
+			apiKey: null,
+			onError: 'continueRegularOutput',
+		});
+		expect(run.items).toEqual([{ json: expect.objectContaining({ error: expect.stringMatching(/^Invalid Request ID \(item 0\): the poll URL/) }), pairedItem: { item: 0 } }]);
+		expect(run.requests).toEqual([]);
 	});
 });
 

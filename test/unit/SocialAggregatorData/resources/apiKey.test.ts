@@ -127,17 +127,49 @@ describe('waitForApproval', () => {
 });
 
 describe('the Request ID as a poll_url', () => {
+	const BASE = 'https://api.example.com/v1';
+
 	it('follows an absolute poll_url only over https, or plain http on this machine', () => {
-		const checked = checkRequestId('http://api.example.com/v1/authorize/req_1');
+		const checked = checkRequestId('http://api.example.com/v1/authorize/req_1', BASE);
 		expect(checked.ok).toBe(false);
 		if (!checked.ok) {
 			expect(checked.refusal.field).toBe('Request ID');
 			expect(checked.refusal.reason).toContain('plain http');
 		}
-		expect(checkRequestId('https://api.example.com/v1/authorize/req_1')).toMatchObject({ ok: true, value: { requestId: 'req_1', absolute: true } });
-		expect(checkRequestId('http://127.0.0.1:8080/v1/authorize/req_2')).toMatchObject({ ok: true, value: { requestId: 'req_2' } });
-		expect(checkRequestId('http://localhost/v1/authorize/req_3')).toMatchObject({ ok: true, value: { requestId: 'req_3' } });
-		expect(checkRequestId('HTTP://api.example.com/v1/authorize/req_4').ok).toBe(false);
+		expect(value(checkRequestId('https://api.example.com/v1/authorize/req_1', BASE))).toEqual({ path: 'https://api.example.com/v1/authorize/req_1', requestId: 'req_1' });
+		expect(value(checkRequestId('http://127.0.0.1:8080/v1/authorize/req_2', 'http://127.0.0.1:8080/v1'))).toMatchObject({ requestId: 'req_2' });
+		expect(value(checkRequestId('http://localhost/v1/authorize/req_3', 'http://localhost:80/v1'))).toMatchObject({ requestId: 'req_3' });
+		expect(checkRequestId('HTTP://api.example.com/v1/authorize/req_4', BASE).ok).toBe(false);
+	});
+
+	it("only on the Base URL's origin: same scheme, host and port; no user name", () => {
+		for (const poll of [
+			'https://evil.example/v1/authorize/req_1',
+			'https://api.example.com.evil.example/v1/authorize/req_1',
+			'https://api.example.com:8443/v1/authorize/req_1',
+			'http://127.0.0.1/v1/authorize/req_1',
+			'https://user:pw@api.example.com/v1/authorize/req_1',
+		]) {
+			const refused = refusal(checkRequestId(poll, BASE));
+			expect(refused.field).toBe('Request ID');
+			expect(refused.reason).toMatch(/not at the Base URL's address \(https:\/\/api\.example\.com\)|plain http/);
+		}
+		// Loopback aside: another port of this machine is another service.
+		expect(refusal(checkRequestId('http://127.0.0.1:9999/v1/authorize/req_1', 'http://127.0.0.1:8080/v1')).reason).toMatch(/not at the Base URL's address/);
+		// The origin as URLs compare it: case and the default port do not matter.
+		expect(value(checkRequestId('HTTPS://API.Example.com:443/v1/authorize/req_5?x=1#f', BASE))).toEqual({
+			path: 'https://api.example.com/v1/authorize/req_5?x=1',
+			requestId: 'req_5',
+		});
+	});
+
+	it('a malformed percent-encoding or a missing ID is a refusal, not a thrown URIError', () => {
+		for (const poll of ['https://api.example.com/v1/authorize/%E0%A4%A', 'https://api.example.com/v1/authorize/%ZZ', 'https://api.example.com/v1/authorize/%C0%80']) {
+			expect(() => checkRequestId(poll, BASE)).not.toThrow();
+			expect(refusal(checkRequestId(poll, BASE)).reason).toMatch(/malformed percent-encoding/);
+		}
+		expect(refusal(checkRequestId('https://api.example.com/', BASE)).reason).toMatch(/names no request ID/);
+		expect(value(checkRequestId('https://api.example.com/v1/authorize/req%20%C3%A9', BASE)).requestId).toBe('req é');
 	});
 });
 
@@ -148,13 +180,13 @@ describe('key issuance inputs', () => {
 	});
 
 	test('request ID or poll URL', () => {
-		expect(value(checkRequestId('req_1'))).toEqual({ path: '/authorize/req_1', requestId: 'req_1', absolute: false });
-		expect(value(checkRequestId('https://api.example.test/v1/authorize/req_2'))).toEqual({
+		const base = 'https://api.example.test/v1';
+		expect(value(checkRequestId('req_1', base))).toEqual({ path: '/authorize/req_1', requestId: 'req_1' });
+		expect(value(checkRequestId('https://api.example.test/v1/authorize/req_2', base))).toEqual({
 			path: 'https://api.example.test/v1/authorize/req_2',
 			requestId: 'req_2',
-			absolute: true,
 		});
-		expect(refusal(checkRequestId('')).field).toBe('Request ID');
-		expect(refusal(checkRequestId('a/b')).field).toBe('Request ID');
+		expect(refusal(checkRequestId('', base)).field).toBe('Request ID');
+		expect(refusal(checkRequestId('a/b', base)).field).toBe('Request ID');
 	});
 });
