@@ -1,9 +1,49 @@
 import type {
-	IAuthenticateGeneric,
-	Icon,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+
+const ENDS_IN_V1 = 'enter the address the API itself answers at, ending in /v1 (for example https://api.example.com/v1)';
+
+/** Hosts on this machine, the only ones the key may reach over plain http (a local stand-in for the service). */
+function isLoopback(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** The address a request goes to, as n8n's HTTP client joins `baseURL` and `url`; undefined when it is none. */
+function requestTarget(request: IHttpRequestOptions): URL | undefined {
+	try {
+		return new URL(request.url, request.baseURL || undefined);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Why the key must not go with this request, or undefined when it may. */
+function keyRefusal(apiKey: string, baseUrl: string, request: IHttpRequestOptions): string | undefined {
+	if (apiKey === '') return 'The API Key is empty: paste the key from the Developer page of the dashboard.';
+	// The HTTP client refuses such a header with a message that blames the address.
+	if ([...apiKey].some((char) => char === '\r' || char === '\n' || char === '\0' || char.codePointAt(0)! > 0xff)) {
+		return 'The API Key holds a line break or a character a request header cannot carry: paste the key again, on one line.';
+	}
+	// The text is not quoted: a key pasted into the Base URL would be.
+	if (!URL.canParse(baseUrl)) return `The Base URL is not a web address: ${ENDS_IN_V1}.`;
+	const base = new URL(baseUrl);
+	if (base.protocol !== 'https:' && !(base.protocol === 'http:' && isLoopback(base.hostname))) {
+		return `The Base URL ${base.origin} does not use https, and the API key travels only over https (plain http only to a service on this machine): ${ENDS_IN_V1}.`;
+	}
+	const target = requestTarget(request);
+	// Every request with this credential goes to the Base URL's host: the key is sent nowhere else.
+	if (target?.origin !== base.origin) {
+		return `The API key is sent only to the Base URL's address (${base.origin}), not to ${target?.origin ?? request.url}.`;
+	}
+	return undefined;
+}
 
 export class SocialAggregatorApi implements ICredentialType {
 	name = 'socialAggregatorApi';
@@ -66,12 +106,69 @@ export class SocialAggregatorApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
+	/**
+	 * The key goes only over https (or to this machine), only to the Base URL's host, and never follows a
+	 * redirect: a 3xx comes back as an answer, so a Base URL that redirects cannot hand the key to another host.
+	 * A refusal is thrown before the key is added; n8n shows its message (the credential test included).
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, request: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const apiKey = String(credentials.apiKey ?? '');
+		const refusal = keyRefusal(apiKey, String(credentials.baseUrl ?? '').trim(), request);
+		if (refusal !== undefined) throw new Error(refusal);
+		return {
+			...request,
+			headers: { ...request.headers, Authorization: `Bearer ${apiKey}` },
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+		};
+	}
+
+	/**
+	 * n8n's credential test: `GET /account` through n8n's own HTTP client (its proxy settings and SSRF
+	 * protection apply). n8n shows a rule's fixed message for the answer's status; the service's own words and
+	 * a redirect's Location cannot be shown.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{String($credentials.baseUrl || "").trim().replace(/\\/+$/, "")}}',
+			url: '/account',
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			json: true,
 		},
+		rules: [
+			...[401, 403].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The service refused the API key (HTTP ${value} from GET /account): paste the key again; a temporary key lasts 2 or 12 hours, a revoked one no longer works.`,
+				},
+			})),
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The Base URL answers GET /account with a redirect (HTTP ${value}), which the API key does not follow: ${ENDS_IN_V1}.`,
+				},
+			})),
+			{
+				type: 'responseCode',
+				properties: { value: 404, message: `The Base URL has no GET /account (HTTP 404): ${ENDS_IN_V1}.` },
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message: "The service accepted the key but refuses more requests for now (HTTP 429, the key's rate limit): try again in a minute.",
+				},
+			},
+			...[500, 502, 503, 504].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The service at the Base URL failed (HTTP ${value}): try again later, and check the Base URL if it lasts.`,
+				},
+			})),
+		],
 	};
 }

@@ -1,6 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { searchFeeds, searchPosts, searchSources, searchWebhooks } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
 import * as loadOptions from './common/loadOptions';
@@ -31,7 +30,7 @@ export class SocialAggregator implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
+		credentials: [{ name: 'socialAggregatorApi', required: true }],
 		requestDefaults: {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
@@ -71,7 +70,6 @@ export class SocialAggregator implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		listSearch: { searchFeeds, searchPosts, searchSources, searchWebhooks },
 		loadOptions,
 	};

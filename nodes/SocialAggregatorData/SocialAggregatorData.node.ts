@@ -6,7 +6,6 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { getDataPlatforms } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
 import { router } from './common/router';
@@ -34,7 +33,6 @@ export class SocialAggregatorData implements INodeType {
 			{
 				name: 'socialAggregatorApi',
 				required: true,
-				testedBy: 'socialAggregatorApiTest',
 				// Key requests need no key: with a typed Base URL the credential is not asked for.
 				displayOptions: { hide: { baseUrlSource: ['parameter'] } },
 			},
@@ -59,7 +57,7 @@ export class SocialAggregatorData implements INodeType {
 		],
 	};
 
-	methods = { loadOptions: { getDataPlatforms }, credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest } };
+	methods = { loadOptions: { getDataPlatforms } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

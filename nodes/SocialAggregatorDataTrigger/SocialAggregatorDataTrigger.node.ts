@@ -1,7 +1,6 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { retryTiming } from '../shared/retry';
 import { keyBudget } from '../shared/transport';
 import { AUTO_DETECT, checkDataSearch, type DataSearch } from '../shared/dataSearch';
@@ -40,7 +39,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
+		credentials: [{ name: 'socialAggregatorApi', required: true }],
 		properties: [
 			{
 				displayName:
@@ -133,7 +132,6 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		loadOptions: { getDataPlatforms },
 	};
 

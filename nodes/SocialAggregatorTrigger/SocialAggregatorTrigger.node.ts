@@ -11,7 +11,6 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST, socialAggregatorApiTest } from '../shared/credentialTest';
 import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from '../shared/signature';
 import { allowHttpOption } from '../shared/webhookUrl';
@@ -51,7 +50,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		defaults: { name: 'Social Aggregator Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'socialAggregatorApi', required: true, testedBy: 'socialAggregatorApiTest' }],
+		credentials: [{ name: 'socialAggregatorApi', required: true }],
 		webhooks: [
 			{
 				name: 'default',
@@ -156,7 +155,6 @@ export class SocialAggregatorTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { [CREDENTIAL_TEST]: socialAggregatorApiTest },
 		loadOptions: {
 			getWebhookEvents,
 			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

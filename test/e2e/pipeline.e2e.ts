@@ -67,14 +67,14 @@ describe('real n8n with the packed package', () => {
 		});
 		const result = await ctx.n8n.testCredential(wrong);
 		assert.equal(result.status, 'Error');
-		// the service's own words, not n8n's bare "Unauthorized"
-		assert.match(result.message, /^.+ \(HTTP 401 from GET \/account\)$/);
+		// what the status means for the key, not n8n's bare "Unauthorized"
+		assert.match(result.message, /^The service refused the API key \(HTTP 401 from GET \/account\)/);
 		assert.doesNotMatch(result.message, /sag_live_not_a_key/);
 		const badUrl = await ctx.n8n.importCredential({
 			name: 'extra path',
 			data: { apiKey: 'sag_live_not_a_key', baseUrl: `${ctx.backend.url}/feeds` },
 		});
-		assert.match((await ctx.n8n.testCredential(badUrl)).message, /^Invalid Base URL: .* goes on after the version prefix \(\/feeds\)/);
+		assert.match((await ctx.n8n.testCredential(badUrl)).message, /^The Base URL has no GET \/account \(HTTP 404\): .*ending in \/v1/);
 	});
 
 	it('executes a workflow that authenticates with the credential (n8n execute)', async () => {
