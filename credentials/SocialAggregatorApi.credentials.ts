@@ -95,15 +95,6 @@ export class SocialAggregatorApi implements ICredentialType {
 			default: 60,
 			description: "The most requests the key may send in one minute (60 by default). 0: no burst limit.",
 		},
-		{
-			displayName: 'Rate Limit Hour (Seconds)',
-			name: 'rateLimitHour',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 3600,
-			description:
-				'How long the hour of the rate limit is, in seconds; the burst minute is a sixtieth of it. Leave it at 3600: only a stand-in service for tests counts a shorter hour.',
-		},
 	];
 
 	/**

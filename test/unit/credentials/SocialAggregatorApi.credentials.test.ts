@@ -29,6 +29,11 @@ async function refusal(baseUrl: string, request: Partial<IHttpRequestOptions> = 
 }
 
 describe('the fields', () => {
+	it('are what a user sets: no "Rate Limit Hour" (a stand-in service for tests counted a shorter hour)', () => {
+		expect(credential.properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'requestsPerHour', 'burstPerMinute']);
+		expect(JSON.stringify(credential.properties)).not.toMatch(/stand-in|tests?\b/i);
+	});
+
 	it('the file imports n8n-workflow alone (n8n loads it on its own)', () => {
 		const source = readFileSync(path.join(__dirname, '../../../credentials/SocialAggregatorApi.credentials.ts'), 'utf8');
 		const imports = [...source.matchAll(/(?:from|require\()\s*'([^']+)'/g)].map((m) => m[1]);

@@ -18,7 +18,7 @@ import {
 	type INodeType,
 } from 'n8n-workflow';
 
-import { createAdditionalData, getCredentialType, HarnessNodeTypes, setUpEngine, TestCredentialsHelper } from '../harness';
+import { createAdditionalData, getCredentialType, HarnessNodeTypes, runWorkflow, setUpEngine, TestCredentialsHelper } from '../harness';
 import { useFakeService } from '../support';
 
 const fake = useFakeService();
@@ -169,4 +169,30 @@ test('an address nothing answers at: n8n shows the error code only', async () =>
 	const closed = await server(200);
 	await new Promise((resolve) => servers.pop()!.close(resolve));
 	expect(await n8nCredentialTest({ apiKey: KEY(), baseUrl: `${closed.origin}/v1` })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+});
+
+describe('a credential saved with the former "Rate Limit Hour (Seconds)" field', () => {
+	const saved = () => ({ apiKey: KEY(), baseUrl: fake.url, requestsPerHour: 300, burstPerMinute: 60, rateLimitHour: 3600 });
+
+	test('is no field of the credential any more', () => {
+		expect(getCredentialType(TYPE).properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'requestsPerHour', 'burstPerMinute']);
+	});
+
+	test('still passes its test and still runs the nodes', async () => {
+		expect(await n8nCredentialTest(saved())).toEqual({ status: 'OK', message: 'Connection successful!' });
+		fake.control.requests.clear();
+		const result = await runWorkflow(
+			{
+				nodes: [
+					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger' },
+					{ name: 'Feeds', type: 'n8n-nodes-social-aggregator.socialAggregator', parameters: { resource: 'feed', operation: 'getAll', returnAll: true } },
+				],
+				connections: { Start: { main: [[{ node: 'Feeds', type: 'main', index: 0 }]] } },
+			},
+			{ credentials: { [TYPE]: saved() } },
+		);
+		expect(result.error('Feeds')).toBeUndefined();
+		expect(result.items('Feeds').length).toBeGreaterThan(0);
+		expect(fake.control.requests.list().map((r) => [r.path, r.role])).toEqual([['/feeds', 'owner']]);
+	});
 });
