@@ -97,6 +97,41 @@ test('a medium made to fail: 404, a reset connection, a redirect, no Content-Typ
 	expect((await fetchBytes(`${h.fake.origin}/media/readme.txt`)).status).toBe(404);
 });
 
+test('other bytes in place of the file, and a file sent a byte at a time until the client leaves', async () => {
+	h.fake.control.media.serve(true);
+	const [page, slow] = ['p1_0.jpg', 'p2_0.jpg'].map((name) => `${h.fake.origin}/media/${name}`);
+	h.fake.control.media.set(page, { body: '<!doctype html><title>Sign in</title>' });
+	const html = await fetchBytes(page);
+	expect([html.status, html.type, html.bytes.toString()]).toEqual([200, 'image/jpeg', '<!doctype html><title>Sign in</title>']);
+	expect(h.fake.control.media.file(page).bytes.toString()).toBe('<!doctype html><title>Sign in</title>');
+
+	h.fake.control.media.set(slow, { trickleMs: 40 });
+	const reader = new AbortController();
+	const answer = await fetch(slow, { signal: reader.signal });
+	expect([answer.status, answer.headers.get('content-length')]).toEqual([200, null]);
+	const stream = answer.body!.getReader();
+	const received: number[] = [];
+	const started = Date.now();
+	while (received.length < 5) {
+		const { value } = await stream.read();
+		received.push(...(value ?? []));
+	}
+	// Five bytes, one at a time: no sooner than four intervals after the first.
+	expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 40 - 15);
+	expect(Buffer.from(received.slice(0, 5)).equals(h.fake.control.media.file(slow).bytes.subarray(0, 5))).toBe(true);
+	const [logged] = h.fake.control.media.requests().filter((r) => r.path === '/media/p2_0.jpg');
+	expect(logged.open).toBe(true);
+	reader.abort();
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	const [left] = h.fake.control.media.requests().filter((r) => r.path === '/media/p2_0.jpg');
+	expect(left.open).toBe(false);
+	expect(left.closedAt).toBeGreaterThanOrEqual(left.receivedAt + 4 * 40 - 15);
+	const sent = left.bytesSent;
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	expect(h.fake.control.media.requests().find((r) => r.path === '/media/p2_0.jpg')?.bytesSent).toBe(sent);
+	expect(h.fake.control.media.requests().find((r) => r.path === '/media/p1_0.jpg')).toMatchObject({ bytesSent: '<!doctype html><title>Sign in</title>'.length, open: false });
+});
+
 test('the media log: every request with its header names and whether it carried an API key; a reset clears it and serving', async () => {
 	h.fake.control.media.serve(true);
 	const url = `${h.fake.origin}/media/tw1_0.jpg`;

@@ -5,7 +5,8 @@
  * /v1 points at this fake instead (`http://127.0.0.1:<port>/media/tw1_0.jpg`, avatars under
  * `/media/avatars/`), and `GET /media/<name>` answers deterministic bytes of the right type: a JPEG
  * for `.jpg`, an MP4 for `.mp4`. A medium can be made to fail (404, a reset connection, a redirect,
- * no Content-Type, a given size); every media request is logged, with whether it carried an API key.
+ * no Content-Type, a given size, other bytes such as a web page, a byte at a time); every media request is
+ * logged, with whether it carried an API key and how much of the file was sent.
  */
 import { createHash } from 'crypto';
 import type { IncomingMessage, ServerResponse } from 'http';
@@ -26,6 +27,10 @@ export interface MediaOverride {
 	size?: number;
 	/** Another Content-Type; null sends none. */
 	contentType?: string | null;
+	/** Serve this text (status 200) in place of the file's bytes, such as a web page. */
+	body?: string;
+	/** Send the file one byte every this many milliseconds (no Content-Length), until it ends or the client goes. */
+	trickleMs?: number;
 }
 
 export interface MediaRequest {
@@ -36,6 +41,13 @@ export interface MediaRequest {
 	headers: string[];
 	/** Whether any header value or the URL held one of the service's API keys. */
 	carriedApiKey: boolean;
+	/** Bytes of the body sent so far. */
+	bytesSent: number;
+	/** Whether the answer is still being sent (a trickle the client has not left). */
+	open: boolean;
+	/** When the request came, and when its connection closed (ms since the epoch; closedAt undefined while open). */
+	receivedAt: number;
+	closedAt?: number;
 }
 
 export interface MediaControl {
@@ -43,7 +55,7 @@ export interface MediaControl {
 	serve(on: boolean): void;
 	/** What `GET <origin>/media/<name>` answers for a name (or a whole media URL): the bytes and their type. */
 	file(nameOrUrl: string): { bytes: Buffer; contentType: string };
-	/** Answer a medium otherwise (`{ status: 404 }`, `{ reset: true }` ...); a name or a whole media URL. */
+	/** Answer a medium otherwise (`{ status: 404 }`, `{ reset: true }`, `{ trickleMs: 300 }` ...); a name or a whole media URL. */
 	set(nameOrUrl: string, override: MediaOverride): void;
 	/** The media requests received, oldest first. */
 	requests(): MediaRequest[];
@@ -133,12 +145,17 @@ export class MediaHost {
 			status: 0,
 			headers: Object.keys(req.headers),
 			carriedApiKey: said.some((text) => keys.some((key) => text.includes(key))),
+			bytesSent: 0,
+			open: false,
+			receivedAt: Date.now(),
 		};
+		res.on('close', () => (entry.closedAt = Date.now()));
 		this.log.push(entry);
 		const override = this.overrides.get(path) ?? {};
 		const type = TYPES[path.split('.').pop() ?? ''];
 		const answer = (status: number, headers: Record<string, string>, body: Buffer | string) => {
 			entry.status = status;
+			entry.bytesSent = Buffer.byteLength(body);
 			res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
 			res.end(body);
 		};
@@ -150,7 +167,31 @@ export class MediaHost {
 		if (override.status !== undefined) return answer(override.status, { 'Content-Type': 'text/plain' }, `status ${override.status}`);
 		if ((req.method ?? 'GET') !== 'GET' || !type) return answer(404, { 'Content-Type': 'text/plain' }, 'no such medium');
 		const contentType = override.contentType === undefined ? type : override.contentType;
-		answer(200, contentType === null ? {} : { 'Content-Type': contentType }, fileBytes(path, override.size));
+		const headers: Record<string, string> = contentType === null ? {} : { 'Content-Type': contentType };
+		const bytes = override.body === undefined ? fileBytes(path, override.size) : Buffer.from(override.body);
+		if (override.trickleMs !== undefined) return this.trickle(res, entry, headers, bytes, override.trickleMs);
+		answer(200, headers, bytes);
+	}
+
+	/** Sends `bytes` one at a time, every `everyMs`, until they end or the client closes the connection. */
+	private trickle(res: ServerResponse, entry: MediaRequest, headers: Record<string, string>, bytes: Buffer, everyMs: number): void {
+		entry.status = 200;
+		entry.open = true;
+		res.writeHead(200, headers);
+		res.flushHeaders();
+		const timer = setInterval(() => {
+			if (entry.bytesSent >= bytes.length) {
+				clearInterval(timer);
+				res.end();
+				return;
+			}
+			res.write(bytes.subarray(entry.bytesSent, entry.bytesSent + 1));
+			entry.bytesSent++;
+		}, everyMs);
+		res.on('close', () => {
+			clearInterval(timer);
+			entry.open = false;
+		});
 	}
 
 	control(): MediaControl {
@@ -163,7 +204,8 @@ export class MediaHost {
 				const override = this.overrides.get(path) ?? {};
 				const type = TYPES[path.split('.').pop() ?? ''];
 				if (!type) throw new Error(`"${nameOrUrl}" is not a .jpg or .mp4 medium`);
-				return { bytes: fileBytes(path, override.size), contentType: override.contentType ?? type };
+				const bytes = override.body === undefined ? fileBytes(path, override.size) : Buffer.from(override.body);
+				return { bytes, contentType: override.contentType ?? type };
 			},
 			set: (nameOrUrl, override) => {
 				this.overrides.set(mediaPath(nameOrUrl), override);
