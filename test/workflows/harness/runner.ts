@@ -359,6 +359,8 @@ export interface RunWorkflowOptions extends BuildWorkflowOptions {
 	startNode?: string;
 	/** Execution mode; `manual` (default) runs trigger nodes' manual functions. */
 	mode?: WorkflowExecuteMode;
+	/** Cancels the execution when it fires, as stopping it in n8n does (the nodes' cancel signal fires). */
+	cancelSignal?: AbortSignal;
 }
 
 /** The error n8n recorded, reduced to what tests assert on; `raw` is the recorded object. */
@@ -462,11 +464,13 @@ export async function runWorkflow(json: WorkflowJson, options: RunWorkflowOption
 	const firstLog = logLines.length;
 	const firstReport = reportedErrors.length;
 
-	const run = await new WorkflowExecute(additionalData, mode).run({
+	const execution = new WorkflowExecute(additionalData, mode).run({
 		workflow,
 		startNode,
 		pinData: json.pinData,
 	});
+	options.cancelSignal?.addEventListener('abort', () => execution.cancel(), { once: true });
+	const run = await execution;
 	const { runData } = run.data.resultData;
 	const logs = logLines.slice(firstLog);
 	const reports = reportedErrors.slice(firstReport);
