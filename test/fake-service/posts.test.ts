@@ -198,6 +198,61 @@ describe('single post and moderation (SPEC table)', () => {
 	});
 });
 
+describe.each(['live', 'spec'] as const)('bulk action on several posts, in the %s shape', (shapes) => {
+	const feed = SEEDED.feeds.brandMentions;
+	const live = shapes === 'live';
+	beforeEach(() => h.fake.control.setShapes(shapes));
+
+	async function ids(status: string, count: number): Promise<number[]> {
+		const r = await h.api.get(`/feeds/${feed}/posts`, { query: { status, per_page: count } });
+		return r.body.data.map((p: any) => p.id);
+	}
+
+	test(`approve, reject and delete act on every post of the feed listed; ${live ? 'the count (delete: 204)' : 'a result per post, one the feed lacks failed'}`, async () => {
+		const moderated = await ids('moderated', 2);
+		const other = SEEDED.firstPostId + 130; // a post of another feed
+		const approved = await h.api.post(`/feeds/${feed}/posts/bulk`, { action: 'approve', ids: [...moderated, other] });
+		expect(approved.status).toBe(200);
+		if (live) expect(approved.body).toEqual({ data: { action: 'approve', count: 2 } });
+		else {
+			expect(approved.body.data).toEqual([
+				...moderated.map((id) => ({ id, success: true, moderation_status: 'public', deleted: false })),
+				{ id: other, success: false, error: { code: 'not_found', message: 'Post not found' } },
+			]);
+		}
+		for (const id of moderated) expect(h.fake.control.getPost(id)).toMatchObject({ moderation_status: 'public' });
+		expect(h.fake.control.getPost(other)).toMatchObject({ feed_id: SEEDED.feeds.productLaunch, moderation_status: 'public' });
+
+		const rejected = await h.api.post(`/feeds/${feed}/posts/bulk`, { action: 'reject', ids: moderated });
+		expect(live ? rejected.body.data.count : rejected.body.data.map((r: any) => r.moderation_status)).toEqual(live ? 2 : ['rejected', 'rejected']);
+		const deleted = await h.api.post(`/feeds/${feed}/posts/bulk`, { action: 'delete', ids: moderated });
+		expect(deleted.status).toBe(live ? 204 : 200);
+		if (live) expect(deleted.raw).toBe('');
+		for (const id of moderated) expect(h.fake.control.getPost(id)).toMatchObject({ deleted: true });
+		// A deleted post can be approved back, but not deleted or rejected again.
+		const again = await h.api.post(`/feeds/${feed}/posts/bulk`, { action: 'reject', ids: moderated });
+		expect(live ? again.body.data.count : again.body.data.filter((r: any) => r.success)).toEqual(live ? 0 : []);
+		await h.api.post(`/feeds/${feed}/posts/bulk`, { action: 'approve', ids: moderated });
+		for (const id of moderated) expect(h.fake.control.getPost(id)).toMatchObject({ deleted: false, moderation_status: 'public' });
+	});
+
+	test('the input is checked: 422 per field; another account\'s feed 404', async () => {
+		const [one] = await ids('public', 1);
+		const checked = [
+			[{ action: 'pin', ids: [one] }, 'action'],
+			[{ action: 'approve' }, 'ids'],
+			[{ action: 'approve', ids: [] }, 'ids'],
+			[{ action: 'approve', ids: ['1001'] }, 'ids'],
+		] as const;
+		for (const [body, field] of checked) {
+			const refused = expectError(await h.api.post(`/feeds/${feed}/posts/bulk`, body), 422, 'validation_failed');
+			expect(Object.keys(refused.details)).toEqual([field]);
+		}
+		expectError(await h.api.post(`/feeds/${SEEDED.feeds.solo}/posts/bulk`, { action: 'approve', ids: [one] }), 404, 'not_found');
+		expect(h.fake.control.getPost(one)).toMatchObject({ moderation_status: 'public', deleted: false });
+	});
+});
+
 describe('GET /search/posts', () => {
 	test('searches every feed of the account, paged, each post with feed_id', async () => {
 		const res = await h.api.get('/search/posts', { query: { q: 'the', per_page: 100 } });

@@ -7,7 +7,7 @@ import type { Ctx } from './router';
 import type { Service } from './service';
 import type { State } from './state';
 import type { Feed, FeedPost, ModerationStatus, Source } from './types';
-import { first, hash32, invalid, iso, notFound, paginate, parseIntStrict, parsePaging, parseTime, type Details } from './util';
+import { bodyObject, first, hash32, invalid, iso, notFound, paginate, parseIntStrict, parsePaging, parseTime, type Details } from './util';
 
 export const MODERATION_STATUSES: ModerationStatus[] = ['public', 'moderated', 'rejected'];
 
@@ -147,6 +147,38 @@ function parseStatus(value: string | undefined, details: Details): Set<Moderatio
 	return set;
 }
 
+/** The actions of `POST /feeds/{feed_id}/posts/bulk`. */
+export const BULK_ACTIONS = ['approve', 'reject', 'delete'] as const;
+
+type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** `{ action, ids }` of a bulk action, checked: 422 `validation_failed` per field. */
+function bulkInput(body: unknown): { action: BulkAction; ids: number[] } {
+	const input = bodyObject(body);
+	const details: Details = {};
+	const action = input.action as BulkAction;
+	if (!BULK_ACTIONS.includes(action)) details.action = [`must be one of ${BULK_ACTIONS.join(', ')}`];
+	const ids = input.ids;
+	if (!Array.isArray(ids) || ids.length === 0) details.ids = [ids === undefined ? 'is required' : 'must be a non-empty array of post ids'];
+	else if (!ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) details.ids = ['must hold post ids (whole numbers)'];
+	if (Object.keys(details).length) throw invalid(details);
+	return { action, ids: [...new Set(ids as number[])] };
+}
+
+/**
+ * One post of a bulk action, by the rules of its own route: approve brings a deleted post back; reject and delete
+ * need a visible one. False when the feed has no such post (to act on).
+ */
+function moderate(post: FeedPost | undefined, feed: Feed, action: BulkAction): boolean {
+	if (!post || post.feedId !== feed.id || (post.deleted && action !== 'approve')) return false;
+	if (action === 'approve') {
+		post.deleted = false;
+		post.status = 'public';
+	} else if (action === 'reject') post.status = 'rejected';
+	else post.deleted = true;
+	return true;
+}
+
 function postIn(ctx: Ctx, feed: Feed, includeDeleted = false): FeedPost {
 	const id = parseIntStrict(ctx.params.id);
 	const post = id === undefined ? undefined : ctx.state.posts.get(id);
@@ -218,6 +250,21 @@ export function registerPosts(svc: Service): void {
 			return { status: 200, body: { data: postJson(post) } };
 		});
 	}
+
+	// A bulk action on several posts (SERVICE-NOTES.md names one, not its form). Live: approve and reject answer the
+	// count acted on, delete 204 like every delete; spec: one result per post, a post the feed lacks a failed one.
+	svc.api.post('/feeds/:feed_id/posts/bulk', (ctx) => {
+		const feed = feedFor(ctx, ctx.params.feed_id);
+		const { action, ids } = bulkInput(ctx.body);
+		const results = ids.map((id) => {
+			const post = ctx.state.posts.get(id);
+			if (!moderate(post, feed, action)) return { id, success: false, error: { code: 'not_found', message: 'Post not found' } };
+			return { id, success: true, moderation_status: post!.status, deleted: post!.deleted };
+		});
+		if (svc.shapes === 'spec') return { status: 200, body: { data: results } };
+		if (action === 'delete') return { status: 204 };
+		return { status: 200, body: { data: { action, count: results.filter((r) => r.success).length } } };
+	});
 
 	svc.api.get('/search/posts', (ctx) => {
 		const auth = requireAuth(ctx);

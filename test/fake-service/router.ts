@@ -42,7 +42,7 @@ export interface Route {
 	pattern: string;
 	/** false: no Bearer key needed (POST /authorize, GET /authorize/{id}). */
 	auth: boolean;
-	/** A route of one shape only (the live endpoint map lacks `GET /webhooks/{id}`); absent: both. */
+	/** A route of one shape only (the live endpoint map lacks `GET /webhooks/{id}`, SPEC.md the delivery log); absent: both. */
 	onlyIn?: Shapes;
 	handler: Handler;
 	re: RegExp;
@@ -78,7 +78,7 @@ export class Router {
 		this.add('GET', pattern, handler, options);
 	}
 
-	post(pattern: string, handler: Handler, options?: { auth?: boolean }): void {
+	post(pattern: string, handler: Handler, options?: { auth?: boolean; onlyIn?: Shapes }): void {
 		this.add('POST', pattern, handler, options);
 	}
 

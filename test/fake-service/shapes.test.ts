@@ -128,6 +128,28 @@ describe.each<Shapes>(['live', 'spec'])('answers that differ, in the %s shape', 
 		expect((await h.api.patch('/webhooks/1', { status: 'paused' })).status).toBe(200);
 	});
 
+	test(`the delivery log and redeliver: ${live ? 'offered' : 'a route the service lacks (404), as on a service that keeps no log'}`, async () => {
+		h.fake.control.syncFeed(1, { newPosts: 1 });
+		await h.fake.control.webhooks.settle();
+		const [delivery] = h.fake.control.webhooks.deliveries({ webhookId: 1 });
+		const log = await h.api.get('/webhooks/1/deliveries');
+		const redeliver = await h.api.post(`/webhooks/1/deliveries/${delivery.id}/redeliver`);
+		if (live) {
+			expect(log.body.data.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
+			expect(redeliver.status).toBe(202);
+		} else {
+			expectError(log, 404, 'not_found');
+			expectError(redeliver, 404, 'not_found');
+		}
+	});
+
+	test(`GET /webhook_events answers ${live ? '{ name, description } in data' : 'the bare list of names'}`, async () => {
+		const kinds = await h.api.get('/webhook_events');
+		const names = ['post.created', 'social_account.expiring', 'social_account.expired'];
+		if (live) expect(kinds.body.data).toEqual(names.map((name) => ({ name, description: expect.any(String) })));
+		else expect(kinds.body).toEqual(names);
+	});
+
 	test(`the invite answer ${live ? 'has no role' : 'has the role'}`, async () => {
 		const invited = await h.api.post('/users', { email: 'shape.collab@example.com', role: 'collaborator', feed_ids: [1] });
 		expect(invited.status).toBe(201);

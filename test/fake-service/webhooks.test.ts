@@ -309,6 +309,64 @@ describe('deliveries', () => {
 	});
 });
 
+describe('the delivery log (live shape; shapes.test.ts: none in the spec shape)', () => {
+	test('every delivery made, newest first, with its event, status, attempts, response code and created_at; paged; a status filter', async () => {
+		const w = await subscribe();
+		rx.fallback = 500;
+		h.fake.control.syncFeed(2, { newPosts: 1, sourceId: 6 });
+		await h.fake.control.webhooks.settle();
+		rx.fallback = 200;
+		h.fake.control.syncFeed(2, { newPosts: 1, sourceId: 7 });
+		await h.api.post(`/webhooks/${w.id}/test`, { event: 'social_account.expired' });
+		await h.fake.control.webhooks.settle();
+		const made = h.fake.control.webhooks.deliveries({ webhookId: w.id });
+		const log = await h.api.get(`/webhooks/${w.id}/deliveries`);
+		expect(log.status).toBe(200);
+		expect(log.body.meta).toEqual({ page: 1, per_page: 20, total_count: 3, total_pages: 1 });
+		expect(log.body.data.map((d: any) => d.id)).toEqual(made.map((d) => d.id).reverse());
+		expect(log.body.data.map((d: any) => [d.event, d.status, d.attempts, d.response_status])).toEqual([
+			['social_account.expired', 'succeeded', 1, 200],
+			['post.created', 'succeeded', 1, 200],
+			['post.created', 'failed', 6, 500],
+		]);
+		for (const [index, delivery] of log.body.data.entries()) {
+			expect(delivery).toMatchObject({ webhook_id: w.id, created_at: made[2 - index].createdAt, last_attempt_at: made[2 - index].attempts.at(-1)!.at });
+		}
+		const page = await h.api.get(`/webhooks/${w.id}/deliveries`, { query: { page: 2, per_page: 2 } });
+		expect(page.body.data.map((d: any) => d.status)).toEqual(['failed']);
+		expect(page.body.meta).toMatchObject({ page: 2, per_page: 2, total_count: 3, total_pages: 2 });
+		const failed = await h.api.get(`/webhooks/${w.id}/deliveries`, { query: { status: 'failed' } });
+		expect(failed.body.data.map((d: any) => d.id)).toEqual([made[0].id]);
+		expect(failed.body.meta.total_count).toBe(1);
+		expect(expectError(await h.api.get(`/webhooks/${w.id}/deliveries`, { query: { status: 'lost' } }), 422, 'validation_failed').details.status).toBeDefined();
+		expectError(await h.api.get('/webhooks/999/deliveries'), 404, 'not_found');
+		// Another account's subscription is not there for this key.
+		expectError(await h.api.get(`/webhooks/${w.id}/deliveries`, { key: h.fake.control.keys.freeOwner }), 404, 'not_found');
+	});
+
+	test('redeliver: 202, the same id and raw body sent again, signed with the secret; the log counts the attempt; a delivery not in the log 404', async () => {
+		const w = await subscribe();
+		rx.fallback = 500;
+		h.fake.control.syncFeed(2, { newPosts: 1, sourceId: 6 });
+		await h.fake.control.webhooks.settle();
+		rx.reset();
+		const [d] = h.fake.control.webhooks.deliveries({ webhookId: w.id });
+		const answer = await h.api.post(`/webhooks/${w.id}/deliveries/${d.id}/redeliver`);
+		expect(answer.status).toBe(202);
+		expect(answer.body.data).toEqual({ delivery_id: d.id, event: 'post.created' });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toHaveLength(1);
+		expect(rx.received[0].raw).toBe(d.body);
+		expect(rx.received[0].body.id).toBe(d.id);
+		expect(rx.received[0].headers[SIGNATURE]).toBe(sign(w.secret, rx.received[0].raw));
+		const [logged] = (await h.api.get(`/webhooks/${w.id}/deliveries`)).body.data;
+		expect(logged).toMatchObject({ id: d.id, status: 'succeeded', attempts: 7, response_status: 200 });
+		expectError(await h.api.post(`/webhooks/${w.id}/deliveries/dlv_nothing/redeliver`), 404, 'not_found');
+		// A delivery of another subscription is not this one's to redeliver.
+		expectError(await h.api.post(`/webhooks/${SEEDED.webhooks.acmeActive}/deliveries/${d.id}/redeliver`), 404, 'not_found');
+	});
+});
+
 describe('signature header name is configurable', () => {
 	let other: FakeService;
 	afterAll(async () => {

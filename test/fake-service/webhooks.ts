@@ -33,6 +33,9 @@ export interface AttemptResult {
 
 export const DEFAULT_RETRY_DELAYS_MS = [20, 40, 80, 160, 320];
 
+/** A delivery's `status` in the log, and the values of the log's `status` filter. */
+const DELIVERY_STATES: Array<Delivery['state']> = ['pending', 'succeeded', 'failed'];
+
 function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -389,9 +392,11 @@ function sampleData(ctx: Ctx, event: string): Record<string, unknown> {
 export function registerWebhooks(svc: Service): void {
 	const api = svc.api;
 
+	// Live, `{ name, description }` in `data` (CONTRIBUTING.md); SPEC.md shows none: there, the other legal form, the
+	// bare list of names.
 	api.get('/webhook_events', (ctx) => {
 		requireAuth(ctx);
-		return { status: 200, body: { data: WEBHOOK_EVENTS } };
+		return { status: 200, body: svc.shapes === 'live' ? { data: WEBHOOK_EVENTS } : WEBHOOK_EVENT_NAMES };
 	});
 
 	api.post('/webhooks', (ctx) => {
@@ -455,15 +460,18 @@ export function registerWebhooks(svc: Service): void {
 		return { status: 202, body: { data: { delivery_id: delivery.id, event } } };
 	});
 
+	// The delivery log (SERVICE-NOTES.md, "Webhooks"), live only: SPEC.md shows none, so in the spec shape both routes
+	// are a route the service lacks (404), as on a service that keeps no log.
 	api.get('/webhooks/:id/deliveries', (ctx) => {
 		const w = webhookFor(ctx);
 		const paging = parsePaging(ctx.query);
 		const status = first(ctx.query, 'status');
+		if (status && !DELIVERY_STATES.includes(status as Delivery['state'])) throw invalid({ status: [`must be one of ${DELIVERY_STATES.join(', ')}`] });
 		const list = [...ctx.state.deliveries.values()]
 			.filter((d) => d.webhookId === w.id && (!status || d.state === status))
 			.reverse();
 		return { status: 200, body: paginate(list, paging, deliveryJson) };
-	});
+	}, { onlyIn: 'live' });
 
 	api.post('/webhooks/:id/deliveries/:delivery_id/redeliver', (ctx) => {
 		const w = webhookFor(ctx);
@@ -471,5 +479,5 @@ export function registerWebhooks(svc: Service): void {
 		if (!d || d.webhookId !== w.id) throw notFound('Delivery');
 		svc.webhooks.redeliver(d.id).catch(() => undefined);
 		return { status: 202, body: { data: { delivery_id: d.id, event: d.event } } };
-	});
+	}, { onlyIn: 'live' });
 }
