@@ -5,11 +5,13 @@ import { errorItem } from '../../shared/errors';
 import {
 	chooseMedia,
 	DEFAULT_MAX_FILE_MB,
+	DEFAULT_TIME_LIMIT_SECONDS,
 	downloadMedium,
 	MediaError,
 	type ChosenMedium,
 	type MediaAnswer,
 	type MediaChoice,
+	type ResolveHost,
 } from '../../shared/media';
 import { DEFAULT_TIMEOUT_MS, RequestGate } from '../../shared/transport';
 import { collection } from './fields';
@@ -20,11 +22,15 @@ import type { Files } from './routing';
 // medium fetched from its host (shared/media.ts) and put in a binary field. One item per medium, each file in
 // the same field (`data` by default): n8n's file nodes (HTTP Request, Google Drive › Download) output one file
 // per item, and the nodes that take a file (Drive, Slack, S3, Write to Disk) read one named field per item, so
-// every medium flows on without naming fields, and Continue On Fail keeps the media that came.
+// every medium flows on without naming fields, and Continue On Fail keeps the media that came. A post's media URLs
+// are written by whoever posted: only public addresses over https unless the user allows private hosts, each file
+// within a time limit, and only images and videos are kept (shared/media.ts).
 
 const show = { resource: ['post'], operation: ['downloadMedia'] };
 
 const MAX_FILE_SIZE = 'downloadOptions.maxFileSize';
+const TIME_LIMIT = 'downloadOptions.timeLimit';
+const ALLOW_PRIVATE = 'downloadOptions.allowPrivateNetwork';
 
 export const downloadMediaFields: INodeProperties[] = [
 	{
@@ -32,7 +38,8 @@ export const downloadMediaFields: INodeProperties[] = [
 		name: 'media',
 		type: 'options',
 		default: 'all',
-		description: 'Which media of the post to download, one output item each',
+		description:
+			'Which media of the post to download, one output item each. Only images (JPEG, PNG, GIF, WebP, AVIF, HEIC, BMP) and videos (MP4, MOV, M4V, WebM, Matroska) are kept, recognised by their bytes, from public internet addresses over https.',
 		options: [
 			{ name: 'All Media', value: 'all', description: 'Every image and video of the post, in its order' },
 			{ name: 'First Medium Only', value: 'first', description: 'The post’s first image or video' },
@@ -60,6 +67,14 @@ export const downloadMediaFields: INodeProperties[] = [
 	},
 	collection('Options', 'downloadOptions', show, [
 		{
+			displayName: 'Allow Private Network Hosts',
+			name: 'allowPrivateNetwork',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also download from hosts on your own network or this machine (private, loopback, link-local and other non-public addresses such as 10.x, 192.168.x, 127.0.0.1 or 169.254.169.254), and over plain http. Off, media come only from public internet addresses over https: a post’s links are written by whoever posted, and could otherwise reach your databases, cloud metadata or n8n itself. Turn on only for media you host yourself.',
+		},
+		{
 			displayName: 'Max File Size (MB)',
 			name: 'maxFileSize',
 			type: 'number',
@@ -68,10 +83,19 @@ export const downloadMediaFields: INodeProperties[] = [
 			description:
 				'The largest file to download; a larger one is an error, and no more of it is read than this',
 		},
+		{
+			displayName: 'Time Limit per File (Seconds)',
+			name: 'timeLimit',
+			type: 'number',
+			default: DEFAULT_TIME_LIMIT_SECONDS,
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			description:
+				'The longest one file may take, from the first connection to its last byte, redirects included; a slower file is an error. Stopping the execution stops its downloads at once.',
+		},
 	]),
 ];
 
-/** The field name and the size cap, checked before any request. */
+/** The field name, the size cap and the time limit, checked before any request. */
 export const checkDownloadFields: Prepare = function (_request, itemIndex) {
 	const field = String(this.getNodeParameter('binaryPropertyName', '') ?? '').trim();
 	if (field === '') {
@@ -86,7 +110,36 @@ export const checkDownloadFields: Prepare = function (_request, itemIndex) {
 			description: `Enter a size in megabytes of at least one byte (0.000001), such as ${DEFAULT_MAX_FILE_MB}.`,
 		});
 	}
+	if (timeLimitMs(this.getNodeParameter(TIME_LIMIT, DEFAULT_TIME_LIMIT_SECONDS)) === undefined) {
+		throw new NodeOperationError(this.getNode(), `The Time Limit per File (Seconds) must be a number above 0 [item ${itemIndex}]`, {
+			itemIndex,
+			description: `Enter the seconds one file may take, such as ${DEFAULT_TIME_LIMIT_SECONDS}.`,
+		});
+	}
 };
+
+/** Time Limit per File (Seconds) in whole milliseconds; none below one. */
+function timeLimitMs(seconds: unknown): number | undefined {
+	const ms = Math.round(Number(seconds) * 1000);
+	return Number.isFinite(ms) && ms >= 1 ? ms : undefined;
+}
+
+/**
+ * Host names resolved by n8n's own lookup, which also applies the instance's SSRF rules when it has them on; n8n
+ * before 2.0 has none for nodes (the download then checks the address each answer came from, see planHop).
+ */
+function hostResolver(context: IExecutePaginationFunctions): ResolveHost | undefined {
+	const helpers = context.helpers as Partial<IExecutePaginationFunctions['helpers']>;
+	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	const lookup = helpers.getSecureEgressFilter().createSecureLookup();
+	return async (hostname) =>
+		await new Promise<string[]>((resolve, reject) => {
+			lookup(hostname, { all: true }, (error, found) => {
+				if (error) reject(error);
+				else resolve(Array.isArray(found) ? found.map((entry) => entry.address) : [found]);
+			});
+		});
+}
 
 /** Max File Size (MB) in whole bytes; none below one byte, where every file would be turned away as too large. */
 function maxFileBytes(megabytes: unknown): number | undefined {
@@ -127,15 +180,26 @@ export const downloadMedia: Files = async function (this: IExecutePaginationFunc
 	const chosenTimeout = Number(this.getNodeParameter('requestOptions.timeout', 0));
 	const timeoutMs = Number.isFinite(chosenTimeout) && chosenTimeout > 0 ? chosenTimeout : DEFAULT_TIMEOUT_MS;
 	const postId = String(post.id ?? '');
+	const limitMs = timeLimitMs(this.getNodeParameter(TIME_LIMIT, DEFAULT_TIME_LIMIT_SECONDS)) ?? DEFAULT_TIME_LIMIT_SECONDS * 1000;
+	const allowPrivateNetwork = this.getNodeParameter(ALLOW_PRIVATE, false) === true;
 	// n8n's plain request helper: no credential goes to a media host.
 	const fetch = async (request: Parameters<typeof this.helpers.httpRequest>[0]) =>
 		(await this.helpers.httpRequest(request)) as MediaAnswer;
+	const network = { fetch, resolve: hostResolver(this) };
+	const cancelSignal = typeof this.getExecutionCancelSignal === 'function' ? this.getExecutionCancelSignal() : undefined;
 	const gate = mediaGate(this);
 	const items: INodeExecutionData[] = [];
 	for (const medium of chosen) {
 		await gate.enter(medium);
 		try {
-			const file = await downloadMedium(fetch, medium, { postId, maxBytes, timeoutMs });
+			const file = await downloadMedium(network, medium, {
+				postId,
+				maxBytes,
+				timeoutMs,
+				timeLimitMs: limitMs,
+				allowPrivateNetwork,
+				cancelSignal,
+			});
 			const binary = await this.helpers.prepareBinaryData(file.bytes, file.fileName, file.mimeType);
 			items.push({ ...item(medium), binary: { [field]: binary } });
 		} catch (caught) {
