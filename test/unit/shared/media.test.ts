@@ -459,7 +459,7 @@ describe('downloadMedium: the time limit and the execution’s stop', () => {
 		expect(error.message).toBe('Could not download image 1 of post 7 from https://cdn.example/slow.jpg: it took longer than 0.4 s, the Time Limit per File');
 		expect(error.description).toMatch(/Raise "Time Limit per File \(Seconds\)"/);
 		expect(ms).toBeGreaterThanOrEqual(380);
-		expect(ms).toBeLessThan(700);
+		expect(ms).toBeLessThan(1000);
 		expect(body.state.destroyed).toBe(true);
 		expect(body.state.pulled).toBeLessThan(12);
 	});
@@ -472,7 +472,7 @@ describe('downloadMedium: the time limit and the execution’s stop', () => {
 		});
 		const silent = await elapsed(downloadMedium(net, medium('https://cdn.example/never.jpg'), { ...options, timeLimitMs: 200 }));
 		expect(silent.error.message).toMatch(/never\.jpg: it took longer than 0\.2 s, the Time Limit per File$/);
-		expect(silent.ms).toBeLessThan(500);
+		expect(silent.ms).toBeLessThan(1000);
 		expect(abortedWith).toBeInstanceOf(Error);
 
 		const stuck = { fetch: net.fetch, resolve: async () => await new Promise<string[]>(() => undefined) };
@@ -496,7 +496,7 @@ describe('downloadMedium: the time limit and the execution’s stop', () => {
 		setTimeout(() => cancel.abort(), 150);
 		const { error, ms } = await elapsed(downloadMedium(net, medium('https://cdn.example/a.jpg'), { ...options, cancelSignal: cancel.signal }));
 		expect(error.message).toBe('Could not download image 1 of post 7 from https://cdn.example/a.jpg: the execution was stopped');
-		expect(ms).toBeLessThan(400);
+		expect(ms).toBeLessThan(1000);
 		expect(body.state.destroyed).toBe(true);
 		expect(requests[0].abortSignal?.aborted).toBe(true);
 
