@@ -19,6 +19,7 @@ import {
 	applySettings,
 	handledInProcess,
 	rememberHandled,
+	sizeRefusal,
 	storedSettings,
 	type Delivery,
 	type DeliverySettings,
@@ -180,12 +181,15 @@ export class SocialAggregatorTrigger implements INodeType {
 	/** Verifies, refuses or answers a delivery: what to do with it is decided in answerDelivery(). */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		// From version 2 n8n reads the body only for the content types it parses (JSON among them).
-		if (request.rawBody === undefined && typeof request.readRawBody === 'function') await request.readRawBody();
+		const headers = request.headers as HeaderBag;
+		// From version 2 n8n reads the body only for the content types it parses (JSON among them); one whose
+		// Content-Length is over the cap stays unread.
+		const readable = sizeRefusal(headers, undefined) === undefined;
+		if (request.rawBody === undefined && readable && typeof request.readRawBody === 'function') await request.readRawBody();
 		const manual = this.getMode() === 'manual';
 		const key = triggerKey(this);
 		const answer = answerDelivery({
-			headers: request.headers as HeaderBag,
+			headers,
 			rawBody: request.rawBody,
 			secrets: deliverySecrets(this, manual),
 			parameter: (name, fallback) => this.getNodeParameter(name, fallback, RAW),

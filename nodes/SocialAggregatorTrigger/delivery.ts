@@ -10,6 +10,9 @@ const RECENT_DELIVERIES_LIMIT = 500;
 /** Triggers a process remembers ids for, the least recently used dropped first. */
 const TRIGGERS_REMEMBERED = 1000;
 
+/** The most a delivery may hold, refused with 413 before any signature check (n8n itself reads up to 16 MB). */
+export const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
+
 type OutputMode = 'eachPost' | 'eachDelivery';
 
 export interface Delivery extends IDataObject {
@@ -95,6 +98,21 @@ function signatureHeaderName(request: DeliveryRequest): string | undefined {
 	return typeof value === 'string' ? value : undefined;
 }
 
+/** The size a delivery declares (Content-Length) or has, whichever is larger. */
+function deliverySize(headers: HeaderBag, rawBody: Buffer | undefined): number {
+	const header = headers['content-length'];
+	const declared = typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header) : 0;
+	return Math.max(declared, rawBody?.length ?? 0);
+}
+
+/** A 413 for a delivery larger than MAX_DELIVERY_BYTES: decided on its Content-Length before the body is read, if it has one. */
+export function sizeRefusal(headers: HeaderBag, rawBody: Buffer | undefined): DeliveryAnswer | undefined {
+	const size = deliverySize(headers, rawBody);
+	if (size <= MAX_DELIVERY_BYTES) return undefined;
+	const message = `Social Aggregator Trigger refused a delivery with 413: ${size} bytes, more than the ${MAX_DELIVERY_BYTES} bytes (5 MB) a delivery may hold`;
+	return refusal(413, 'payload_too_large', 'A delivery may hold at most 5 MB', { level: 'warn', message });
+}
+
 /** What a verified delivery becomes under `settings`: items, or the reason it is ignored. */
 export function applySettings(
 	delivery: Delivery,
@@ -120,6 +138,9 @@ export function startedBody(delivery: Delivery): IDataObject {
 
 /** A delivery checked, then refused, recognised as a copy, ignored with a reason, or turned into items. */
 export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
+	// Before any HMAC pass over it.
+	const tooLarge = sizeRefusal(request.headers, request.rawBody);
+	if (tooLarge) return tooLarge;
 	let headerName: string | undefined;
 	try {
 		headerName = signatureHeaderName(request);

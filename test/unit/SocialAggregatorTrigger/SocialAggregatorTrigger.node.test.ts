@@ -141,6 +141,23 @@ describe('webhook()', () => {
 		expect(result.workflowData?.[0]).toHaveLength(2);
 	});
 
+	it('answers 413 to a delivery whose Content-Length passes 5 MB, leaving its body unread', async () => {
+		const { raw, headers } = signed(postCreated('dlv_huge'));
+		const { context, sent, logs } = webhookContext(undefined, headers);
+		const readRawBody = jest.fn(async () => undefined);
+		const request = { headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(6 * 1024 * 1024) }, readRawBody };
+		(context as unknown as { getRequestObject: unknown }).getRequestObject = () => request;
+		const result = await node.webhook.call(context);
+		expect(sent).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(readRawBody).not.toHaveBeenCalled();
+		expect(logs.some((l) => l.level === 'warn' && l.message.includes('413'))).toBe(true);
+		// The same delivery with its true length is read and starts the workflow.
+		request.headers['content-length'] = String(raw.length);
+		readRawBody.mockImplementation(async () => void Object.assign(request, { rawBody: raw }));
+		expect((await node.webhook.call(context)).workflowData?.[0]).toHaveLength(2);
+	});
+
 	it('reads its parameters without evaluating them; with a setting given as an expression it emits the delivery whole', async () => {
 		const delivery = postCreated('dlv_raw');
 		const { raw, headers } = signed(delivery);

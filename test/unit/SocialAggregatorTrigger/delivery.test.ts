@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { answerDelivery, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import * as signature from '../../../nodes/shared/signature';
+import { answerDelivery, MAX_DELIVERY_BYTES, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../support/signBody';
 import { parameterAt } from '../support/triggerStub';
 
@@ -72,5 +73,30 @@ describe('answerDelivery() without n8n', () => {
 		const answer = answerDelivery(request(POST_CREATED, { parameter: failing }));
 		expect(answer).toMatchObject({ status: 422, body: { error: { code: 'unusable_delivery' } }, log: { level: 'warn' } });
 		expect(answer.remember).toBeUndefined();
+	});
+});
+
+describe('a delivery larger than the cap', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('is refused with 413 before any HMAC pass, by its body or by its Content-Length', () => {
+		const hmac = jest.spyOn(signature, 'verifyDelivery');
+		const padded = (bytes: number) => `{"id":"d_big","event":"post.created","pad":"${'x'.repeat(bytes - 46)}"}`;
+		const big = padded(MAX_DELIVERY_BYTES + 1);
+		expect(Buffer.byteLength(big)).toBe(MAX_DELIVERY_BYTES + 1);
+		const byBody = answerDelivery(request(big));
+		const byHeader = answerDelivery(request(POST_CREATED, { headers: { 'x-service-signature': signBody(SECRET, POST_CREATED), 'content-length': String(MAX_DELIVERY_BYTES + 1) } }));
+		const unread = answerDelivery(request('', { rawBody: undefined, headers: { 'content-length': '900000000' } }));
+		for (const answer of [byBody, byHeader, unread]) {
+			expect(answer).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } }, log: { level: 'warn' } });
+			expect(answer.items).toBeUndefined();
+			expect(answer.remember).toBeUndefined();
+		}
+		expect(byBody.log?.message).toContain(`${MAX_DELIVERY_BYTES + 1} bytes`);
+		expect(hmac).not.toHaveBeenCalled();
+		// At the cap a signed delivery is read and checked as any other.
+		const atCap = answerDelivery(request(padded(MAX_DELIVERY_BYTES)));
+		expect(atCap).toMatchObject({ status: 200, remember: 'd_big' });
+		expect(hmac).toHaveBeenCalledTimes(1);
 	});
 });

@@ -175,6 +175,24 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			expect(logged).not.toContain(real.signature.slice(7));
 		});
 
+		test('a delivery over 5 MB gets 413 before its signature is checked, and starts nothing', async () => {
+			const harness = trigger();
+			await harness.activate();
+			const webhookId = storedId(harness);
+			const big = JSON.stringify({ id: 'dlv_big', event: 'post.created', data: { posts: [{ id: 1, message: 'x'.repeat(5 * 1024 * 1024) }] } });
+			const signedBig = await fake.control.webhooks.deliver({ webhookId, body: big });
+			const forgedBig = await fake.control.webhooks.deliver({ webhookId, body: big, secret: 'whsec_not_the_right_one_0000000000000000' });
+			expect([signedBig.status, forgedBig.status]).toEqual([413, 413]);
+			expect(JSON.parse(signedBig.responseBody)).toEqual({ error: { code: 'payload_too_large', message: 'A delivery may hold at most 5 MB' } });
+			expect(receiver.items()).toEqual([]);
+			expect(logLines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+				expect.stringMatching(/refused a delivery with 413: \d+ bytes, more than the 5242880 bytes/),
+				expect.stringMatching(/refused a delivery with 413/),
+			]);
+			const small = await fake.control.webhooks.deliver({ webhookId, body: big.replace(/x{1000,}/, 'x') });
+			expect(small.status).toBe(200);
+		});
+
 		test('the same delivery retried three times is emitted once, also after a restart', async () => {
 			const harness = trigger();
 			await harness.activate();
