@@ -142,6 +142,15 @@ export class SocialAggregatorTrigger implements INodeType {
 							'Whether test deliveries (Send Test, data.test = true) start the workflow. The one the editor requests while listening for a test event is always shown.',
 					},
 					{
+						displayName: 'Max Age (Minutes)',
+						name: 'maxAge',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description:
+							"Refuse (with 422, starting nothing) a delivery whose signed occurred_at lies more than this many minutes before it arrives, so a captured delivery cannot be replayed later. 0: no limit. Off by default: the service's dashboard can redeliver old events, and its retries after an outage come late.",
+					},
+					{
 						displayName: 'Signature Header',
 						name: 'signatureHeader',
 						type: 'string',

@@ -49,6 +49,8 @@ export interface DeliveryRequest {
 	manual: boolean;
 	/** Whether this process has handled delivery `id` before. */
 	handledBefore: (id: string) => boolean;
+	/** When the delivery arrived (ms since 1970), for Max Age; default now. */
+	receivedAt?: number;
 }
 
 /** The answer to the sender (a 2xx or a JSON error), the items to emit and the id to remember as handled. */
@@ -91,11 +93,24 @@ export function storedSettings(parameter: DeliveryRequest['parameter']): Deliver
 	return holdsExpression(settings) ? undefined : settings;
 }
 
-/** The Signature Header option; one given as an expression is evaluated (the only one webhook() evaluates). */
+/** An option webhook() must know: one given as an expression is evaluated (the only ones webhook() evaluates). */
+function optionValue(request: DeliveryRequest, name: string, fallback: unknown): unknown {
+	const stored = request.parameter(`options.${name}`, fallback);
+	return holdsExpression(stored) ? request.evaluate(`options.${name}`, fallback) : stored;
+}
+
+/** The Signature Header option. */
 function signatureHeaderName(request: DeliveryRequest): string | undefined {
-	const stored = request.parameter('options.signatureHeader', '');
-	const value = holdsExpression(stored) ? request.evaluate('options.signatureHeader', '') : stored;
+	const value = optionValue(request, 'signatureHeader', '');
 	return typeof value === 'string' ? value : undefined;
+}
+
+/** The Max Age option in minutes; 0 (the default) is no limit. */
+function maxAgeMinutes(request: DeliveryRequest): number {
+	const value = optionValue(request, 'maxAge', 0);
+	const minutes = value === '' || value === null || value === undefined ? 0 : Number(value);
+	if (!Number.isFinite(minutes) || minutes < 0) throw new Error(`the option "Max Age (Minutes)" is ${JSON.stringify(value)}, not a number of minutes of 0 or more`);
+	return minutes;
 }
 
 /** The size a delivery declares (Content-Length) or has, whichever is larger. */
@@ -111,6 +126,25 @@ export function sizeRefusal(headers: HeaderBag, rawBody: Buffer | undefined): De
 	if (size <= MAX_DELIVERY_BYTES) return undefined;
 	const message = `Social Aggregator Trigger refused a delivery with 413: ${size} bytes, more than the ${MAX_DELIVERY_BYTES} bytes (5 MB) a delivery may hold`;
 	return refusal(413, 'payload_too_large', 'A delivery may hold at most 5 MB', { level: 'warn', message });
+}
+
+/**
+ * A 422 for a delivery whose signed occurred_at lies more than Max Age before it arrived, or that has no time to
+ * check while a Max Age is set: a captured delivery cannot be replayed once it is old.
+ */
+function ageRefusal(delivery: Delivery, id: string | undefined, maxAge: number, receivedAt: number): DeliveryAnswer | undefined {
+	if (maxAge === 0) return undefined;
+	const { occurred_at: occurredAt } = delivery;
+	const occurred = typeof occurredAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(occurredAt) ? Date.parse(occurredAt) : NaN;
+	const limit = `Max Age (${maxAge} min)`;
+	if (Number.isNaN(occurred)) {
+		const message = `Social Aggregator Trigger refused delivery ${id ?? '(no id)'} with 422: it has no occurred_at to check against ${limit}`;
+		return refusal(422, 'stale_delivery', 'The delivery has no occurred_at to check its age', { level: 'warn', message });
+	}
+	const ageMinutes = (receivedAt - occurred) / 60_000;
+	if (ageMinutes <= maxAge) return undefined;
+	const message = `Social Aggregator Trigger refused delivery ${id ?? '(no id)'} with 422: it occurred at ${occurredAt}, ${Math.floor(ageMinutes)} min before it arrived, past ${limit}`;
+	return refusal(422, 'stale_delivery', `The delivery is older than ${maxAge} minutes`, { level: 'warn', message });
 }
 
 /** What a verified delivery becomes under `settings`: items, or the reason it is ignored. */
@@ -170,6 +204,9 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		return { status: 200, body: { received: true, duplicate: true }, log: { level: 'debug', message } };
 	}
 	try {
+		// After the copy check: a copy of a delivery already handled is still answered 200, so its sender stops retrying.
+		const stale = ageRefusal(delivery, id, maxAgeMinutes(request), request.receivedAt ?? Date.now());
+		if (stale) return stale;
 		const settings = storedSettings(request.parameter);
 		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
 		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id };

@@ -158,6 +158,19 @@ describe('webhook()', () => {
 		expect((await node.webhook.call(context)).workflowData?.[0]).toHaveLength(2);
 	});
 
+	it('with Max Age set, answers 422 to a delivery that occurred longer ago and starts nothing; without it, takes it', async () => {
+		const maxAge = node.description.properties.find((p) => p.name === 'options')?.options?.find((o) => 'name' in o && o.name === 'maxAge');
+		expect(maxAge).toMatchObject({ displayName: 'Max Age (Minutes)', type: 'number', default: 0 });
+		const { raw, headers } = signed(postCreated('dlv_old'));
+		const old = webhookContext(raw, headers, { parameters: { events: ['post.created'], output: 'eachPost', options: { maxAge: 60 } } });
+		const result = await node.webhook.call(old.context);
+		expect(old.sent).toMatchObject({ status: 422, body: { error: { code: 'stale_delivery' } } });
+		expect(result.workflowData).toBeUndefined();
+		expect(old.logs.some((l) => l.level === 'warn' && l.message.includes('dlv_old') && l.message.includes('Max Age (60 min)'))).toBe(true);
+		const taken = webhookContext(raw, headers, { parameters: { events: ['post.created'], output: 'eachPost', options: {} } });
+		expect((await node.webhook.call(taken.context)).workflowData?.[0]).toHaveLength(2);
+	});
+
 	it('reads its parameters without evaluating them; with a setting given as an expression it emits the delivery whole', async () => {
 		const delivery = postCreated('dlv_raw');
 		const { raw, headers } = signed(delivery);

@@ -100,3 +100,54 @@ describe('a delivery larger than the cap', () => {
 		expect(hmac).toHaveBeenCalledTimes(1);
 	});
 });
+
+describe('Max Age', () => {
+	const OCCURRED = '2026-03-01T10:00:00Z';
+	const at = (minutesLater: number) => Date.parse(OCCURRED) + minutesLater * 60_000;
+	const delivery = (occurredAt: unknown) =>
+		JSON.stringify({ id: 'd_age', event: 'post.created', occurred_at: occurredAt, data: { posts: [{ id: 1 }] } });
+	const withMaxAge = (maxAge: unknown, receivedAt: number, text = delivery(OCCURRED), more: Partial<DeliveryRequest> = {}) =>
+		answerDelivery(request(text, { parameters: { options: { maxAge } }, receivedAt, ...more }));
+
+	it('is off by default: a delivery from years ago starts the workflow', () => {
+		expect(answerDelivery(request(delivery('2020-01-01T00:00:00Z')))).toMatchObject({ status: 200, items: [{ id: 1 }] });
+		expect(withMaxAge(0, at(60 * 24 * 365))).toMatchObject({ status: 200, items: [{ id: 1 }] });
+	});
+
+	it('refuses with 422 a delivery older than Max Age when it arrives, starting and remembering nothing', () => {
+		const refused = withMaxAge(60, at(61));
+		expect(refused).toMatchObject({ status: 422, body: { error: { code: 'stale_delivery', message: 'The delivery is older than 60 minutes' } } });
+		expect(refused.items).toBeUndefined();
+		expect(refused.remember).toBeUndefined();
+		expect(refused.log).toEqual({
+			level: 'warn',
+			message: `Social Aggregator Trigger refused delivery d_age with 422: it occurred at ${OCCURRED}, 61 min before it arrived, past Max Age (60 min)`,
+		});
+		expect(withMaxAge(60, at(59))).toMatchObject({ status: 200, items: [{ id: 1 }], remember: 'd_age' });
+		expect(withMaxAge(60, at(60))).toMatchObject({ status: 200 });
+		// A clock a little behind the service's: a time ahead of arrival is no age.
+		expect(withMaxAge(60, at(-2))).toMatchObject({ status: 200 });
+		expect(withMaxAge(0.5, at(1))).toMatchObject({ status: 422 });
+	});
+
+	it('refuses a delivery without a readable occurred_at while a Max Age is set', () => {
+		for (const occurredAt of [undefined, '', 'yesterday', 1767261600000, 'March 1, 2026']) {
+			expect(withMaxAge(60, at(1), delivery(occurredAt))).toMatchObject({ status: 422, body: { error: { code: 'stale_delivery' } } });
+		}
+	});
+
+	it('checks the signature first, and answers a copy already handled as a duplicate', () => {
+		const text = delivery(OCCURRED);
+		const forged = { headers: { 'x-service-signature': signBody('whsec_other_1234', text) } };
+		expect(withMaxAge(60, at(600), text, forged)).toMatchObject({ status: 401 });
+		expect(withMaxAge(60, at(600), text, { handledBefore: () => true })).toMatchObject({ status: 200, body: { duplicate: true } });
+	});
+
+	it('given as an expression is evaluated; a value that is no number of minutes is a 422 naming the option', () => {
+		const evaluated = (value: unknown) => (name: string, fallback: unknown) => (name === 'options.maxAge' ? value : fallback);
+		expect(withMaxAge('={{ 60 }}', at(61), delivery(OCCURRED), { evaluate: evaluated(60) })).toMatchObject({ status: 422, body: { error: { code: 'stale_delivery' } } });
+		const invalid = withMaxAge('={{ $json.x }}', at(1), delivery(OCCURRED), { evaluate: evaluated('soon') });
+		expect(invalid).toMatchObject({ status: 422, body: { error: { code: 'unusable_delivery' } } });
+		expect(invalid.log?.message).toContain('"Max Age (Minutes)" is "soon"');
+	});
+});

@@ -175,6 +175,28 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			expect(logged).not.toContain(real.signature.slice(7));
 		});
 
+		test('with Max Age, a signed delivery that occurred longer ago gets 422 and starts nothing; a fresh one runs', async () => {
+			const harness = trigger({ parameters: { options: { maxAge: 60 } } });
+			await harness.activate();
+			const webhookId = storedId(harness);
+			const body = (id: string, minutesAgo: number) =>
+				JSON.stringify({ id, event: 'post.created', occurred_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(), data: { posts: [{ id: 1 }] } });
+			const stale = await fake.control.webhooks.deliver({ webhookId, body: body('dlv_replayed', 61) });
+			expect(stale.status).toBe(422);
+			expect(JSON.parse(stale.responseBody)).toEqual({ error: { code: 'stale_delivery', message: 'The delivery is older than 60 minutes' } });
+			expect(receiver.items()).toEqual([]);
+			expect(JSON.stringify(logLines)).toContain('dlv_replayed with 422');
+
+			const fresh = await fake.control.webhooks.deliver({ webhookId, body: body('dlv_fresh', 1) });
+			expect(fresh.status).toBe(200);
+			expect(receiver.items().map((i) => i.json.event_id)).toEqual(['dlv_fresh']);
+			// Refused, not handled: the same delivery is taken once the option allows it.
+			harness.setParameters({ options: { allowHttp: true, maxAge: 0 } });
+			const again = await fake.control.webhooks.deliver({ webhookId, body: body('dlv_replayed', 61) });
+			expect(again.status).toBe(200);
+			expect(receiver.items().map((i) => i.json.event_id)).toEqual(['dlv_fresh', 'dlv_replayed']);
+		});
+
 		test('a delivery over 5 MB gets 413 before its signature is checked, and starts nothing', async () => {
 			const harness = trigger();
 			await harness.activate();
