@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { errorItem } from '../../shared/errors';
 import {
@@ -164,6 +164,17 @@ function mediaGate(context: IExecutePaginationFunctions): RequestGate {
 	return gate;
 }
 
+/**
+ * A medium that failed as an n8n error. n8n swaps a message holding a connection code (ECONNREFUSED …) for a generic
+ * "The service refused the connection", which would lose the post, the medium and the URL: the message is set back.
+ */
+function mediaError(node: INode, caught: unknown, itemIndex: number): NodeOperationError {
+	if (!(caught instanceof MediaError)) return new NodeOperationError(node, caught as Error, { itemIndex });
+	const error = new NodeOperationError(node, caught.message, { itemIndex, description: caught.description });
+	error.message = caught.message;
+	return error;
+}
+
 /** Post › Download Media's output from the post read: one item per chosen medium, its file in the chosen field. */
 export const downloadMedia: Files = async function (this: IExecutePaginationFunctions, post, json, itemIndex) {
 	const pairedItem = { item: itemIndex };
@@ -203,10 +214,7 @@ export const downloadMedia: Files = async function (this: IExecutePaginationFunc
 			const binary = await this.helpers.prepareBinaryData(file.bytes, file.fileName, file.mimeType);
 			items.push({ ...item(medium), binary: { [field]: binary } });
 		} catch (caught) {
-			const error =
-				caught instanceof MediaError
-					? new NodeOperationError(this.getNode(), caught.message, { itemIndex, description: caught.description })
-					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
+			const error = mediaError(this.getNode(), caught, itemIndex);
 			if (!this.continueOnFail()) throw error;
 			items.push(errorItem(this.getNode(), error, itemIndex));
 		} finally {

@@ -158,16 +158,26 @@ test(`a generated post through Download Media (${MEDIA_RUNS} runs, seed ${SEED})
 	// Feed 1's first post is read; the answer is the generated post (whose id 7 the errors name).
 	const feedId = 1;
 	const served = (name: string) => `${fake.origin}/media/${name}`;
-	const url = fc.oneof(fc.constantFrom(served('gen_0.jpg'), served('gen_1.mp4'), served('gen_2.jpg'), 'http://cdn.example/a.jpg', 'ftp://x/y'), oddValue);
+	const url = fc.oneof(fc.constantFrom(served('gen_0.jpg'), served('gen_1.mp4'), served('gen_2.jpg'), 'http://127.0.0.1:1/a.jpg', 'ftp://x/y'), oddValue);
 	const medium = fc.oneof(oddValue, fc.record({ type: fc.oneof(fc.constantFrom('image', 'video', 'photo'), oddValue), url }, { requiredKeys: [] }));
 	const post = fc.record({ id: fc.constant(7), media: fc.oneof(oddValue, fc.array(medium, { maxLength: 4 })), poster: fc.oneof(oddValue, fc.record({ image: url })) });
 	const choice = fc.constantFrom('all', 'images', 'videos', 'first');
 	await fc.assert(
-		fc.asyncProperty(post, choice, fc.boolean(), async (generated, media, includeAvatar) => {
+		// The stand-in serves media on loopback: only with Allow Private Network Hosts can a file come.
+		fc.asyncProperty(post, choice, fc.boolean(), fc.boolean(), async (generated, media, includeAvatar, allowPrivateNetwork) => {
 			fake.control.reset();
 			fake.control.media.serve(true);
 			fake.control.answers.add({ path: '/feeds/:id/posts/:post', body: { data: generated }, count: 'always' });
-			const parameters = { resource: 'post', operation: 'downloadMedia', feedId: feed(feedId), postId: '1001', media, includeAvatar, simplify: false };
+			const parameters = {
+				resource: 'post',
+				operation: 'downloadMedia',
+				feedId: feed(feedId),
+				postId: '1001',
+				media,
+				includeAvatar,
+				simplify: false,
+				downloadOptions: { allowPrivateNetwork },
+			};
 			const run = await runNode(fake, parameters, { onError: 'continueRegularOutput' });
 			expect(run.error).toBeUndefined();
 			const items = run.result.output(NODE);
@@ -188,6 +198,11 @@ test(`a generated post through Download Media (${MEDIA_RUNS} runs, seed ${SEED})
 					expect(items).toHaveLength(1);
 					expect(item.json.medium).toBeNull();
 				}
+			}
+			if (!allowPrivateNetwork) {
+				// Refused before any request: nothing reached the loopback host.
+				expect(items.some((item) => item.binary)).toBe(false);
+				expect(fake.control.media.requests()).toHaveLength(0);
 			}
 		}),
 		{ ...settings, numRuns: MEDIA_RUNS },
