@@ -31,9 +31,16 @@ interface MediaPosts {
 	broken: { id: number; url: string };
 }
 
+/** The stand-in serves media from http://127.0.0.1: a private host, which Download Media refuses unless allowed. */
+const fromStandIn = { allowPrivateNetwork: true };
+
 /** Download Media, then the file's bytes as base64 in `json.data` (Extract From File, keeping the item's JSON and binary). */
 const downloadAndRead = (label: string, postId: number, media: string, extra: Partial<NodeInput> = {}) => [
-	sa(`Download ${label}`, { resource: 'post', operation: 'downloadMedia', feedId: feedById(F.brandMentions), postId: String(postId), media }, extra),
+	sa(
+		`Download ${label}`,
+		{ resource: 'post', operation: 'downloadMedia', feedId: feedById(F.brandMentions), postId: String(postId), media, downloadOptions: fromStandIn },
+		extra,
+	),
 	node(
 		'n8n-nodes-base.extractFromFile',
 		{ operation: 'binaryToPropery', binaryPropertyName: 'data', destinationKey: 'data', options: { keepSource: 'both' } },
@@ -203,7 +210,14 @@ function workflows(fakeUrl: string, media: MediaPosts): WorkflowSpec[] {
 		workflow('Post media, one broken, continued', [
 			sa(
 				'Download Broken',
-				{ resource: 'post', operation: 'downloadMedia', feedId: feedById(F.brandMentions), postId: String(media.broken.id), media: 'images' },
+				{
+					resource: 'post',
+					operation: 'downloadMedia',
+					feedId: feedById(F.brandMentions),
+					postId: String(media.broken.id),
+					media: 'images',
+					downloadOptions: fromStandIn,
+				},
 				{ onError: 'continueRegularOutput' },
 			),
 		]),
