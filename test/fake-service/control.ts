@@ -94,6 +94,8 @@ export interface Control {
 	requests: {
 		list(filter?: RequestFilter): RequestLogEntry[];
 		clear(): void;
+		/** API requests received and not yet answered (a delayed answer counts until it leaves). */
+		inFlight(): number;
 	};
 
 	rateLimits: {
@@ -106,8 +108,8 @@ export interface Control {
 		setWindowScale(scale: number): void;
 		/** false: rate-limit 429s come without Retry-After. */
 		setRetryAfter(send: boolean): void;
-		/** true: every answer to a key carries `X-RateLimit-Limit`, `-Remaining` and `-Reset`. */
-		setHeaders(send: boolean): void;
+		/** true: every answer to a key carries `X-RateLimit-Limit`, `-Remaining` and `-Reset`; false: none; undefined: while the hour is shortened. */
+		setHeaders(send: boolean | undefined): void;
 	};
 
 	seedFeed(options: SeedFeedOptions): { feedId: number; sourceIds: number[]; postCount: number };
@@ -205,6 +207,7 @@ export function buildControl(svc: Service): Control {
 			clear: () => {
 				svc.log = [];
 			},
+			inFlight: () => svc.inFlight,
 		},
 		rateLimits: {
 			set: (key, limits) => {
@@ -395,7 +398,7 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/rate_limits/enabled', wrap((b) => ctl().rateLimits.setEnabled(b.enabled === true)));
 	c.post('/rate_limits/window_scale', wrap((b) => ctl().rateLimits.setWindowScale(Number(b.scale))));
 	c.post('/rate_limits/retry_after', wrap((b) => ctl().rateLimits.setRetryAfter(b.send !== false)));
-	c.post('/rate_limits/headers', wrap((b) => ctl().rateLimits.setHeaders(b.send === true)));
+	c.post('/rate_limits/headers', wrap((b) => ctl().rateLimits.setHeaders(b.send === undefined || b.send === null ? undefined : b.send === true)));
 
 	c.post('/feeds/seed', wrap((b) => seedFeed(svc, { ...(b as unknown as SeedFeedOptions), posts: num(b.posts, 'posts') })));
 	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as 'public' | 'mixed' | undefined })));

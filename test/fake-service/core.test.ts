@@ -289,27 +289,54 @@ describe('rate limits', () => {
 		}
 	});
 
-	test('X-RateLimit-Limit, -Remaining and -Reset on every answer to a key when turned on (off by default), the 429 included', async () => {
+	test('X-RateLimit-Limit, -Remaining and -Reset on every answer to a key while the hour is shortened (or when turned on), the 429 included; off when turned off', async () => {
 		const told = await start({ clock: { mode: 'frozen' }, limits: { windowScale: 20 / 3600, retryAfter: false, perKey: { [KEYS.owner]: { requestsPerHour: 3, burstPerMinute: null } } } });
+		const headersOn = (send: boolean | null) =>
+			fetch(`${told.origin}/_control/rate_limits/headers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ send }) });
 		try {
 			const get = () => fetch(`${told.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
-			expect((await get()).headers.get('x-ratelimit-limit')).toBeNull();
-			const on = await fetch(`${told.origin}/_control/rate_limits/headers`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ send: true }),
-			});
-			expect(on.status).toBeLessThan(300);
+			const first = await get();
+			expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining'), first.headers.get('x-ratelimit-reset')]).toEqual(['3', '2', '20']);
+			expect((await headersOn(false)).status).toBeLessThan(300);
 			told.control.clock.advance(5_000);
-			const second = await get();
-			expect([second.headers.get('x-ratelimit-limit'), second.headers.get('x-ratelimit-remaining'), second.headers.get('x-ratelimit-reset')]).toEqual(['3', '1', '15']);
+			expect((await get()).headers.get('x-ratelimit-limit')).toBeNull();
+			expect((await headersOn(null)).status).toBeLessThan(300);
 			const third = await get();
-			expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
+			expect([third.headers.get('x-ratelimit-remaining'), third.headers.get('x-ratelimit-reset')]).toEqual(['0', '15']);
 			const refused = await get();
 			expect(refused.status).toBe(429);
 			expect([refused.headers.get('x-ratelimit-remaining'), refused.headers.get('x-ratelimit-reset'), refused.headers.get('retry-after')]).toEqual(['0', '15', null]);
+			// A real hour: none unless turned on.
+			told.control.rateLimits.setWindowScale(1);
+			told.control.rateLimits.clear();
+			expect((await get()).headers.get('x-ratelimit-limit')).toBeNull();
+			told.control.rateLimits.setHeaders(true);
+			expect((await get()).headers.get('x-ratelimit-reset')).toBe('3600');
 		} finally {
 			await told.close();
+		}
+	});
+
+	test('a delay after the handler answers in another order than the requests were counted', async () => {
+		const fake = await start({ limits: { windowScale: 20 / 3600, perKey: { [KEYS.owner]: { requestsPerHour: 10, burstPerMinute: null } } } });
+		try {
+			fake.control.injectFault({ kind: 'delay', path: '/account', delayMs: 150, when: 'after', count: 1 });
+			const get = async () => {
+				const answer = await fetch(`${fake.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+				return { remaining: answer.headers.get('x-ratelimit-remaining'), at: performance.now() };
+			};
+			const slow = get();
+			await new Promise((resolve) => setTimeout(resolve, 30));
+			const fast = await get();
+			const late = await slow;
+			expect([late.remaining, fast.remaining]).toEqual(['9', '8']);
+			expect(late.at).toBeGreaterThan(fast.at);
+			// An injected 429 carries the headers it is given.
+			fake.control.injectFault({ kind: 'error', status: 429, path: '/account', retryAfter: null, headers: { 'X-RateLimit-Reset': '5' } });
+			const limited = await fetch(`${fake.url}/account`, { headers: { Authorization: `Bearer ${KEYS.owner}` } });
+			expect([limited.status, limited.headers.get('x-ratelimit-reset'), limited.headers.get('retry-after')]).toEqual([429, '5', null]);
+		} finally {
+			await fake.close();
 		}
 	});
 

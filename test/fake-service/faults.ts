@@ -25,6 +25,8 @@ export interface FaultSpec {
 	status?: number;
 	/** Seconds for Retry-After on a 429 (default 1). Set null to omit the header. */
 	retryAfter?: number | null;
+	/** error: more headers on the answer (a 429's `X-RateLimit-Reset`, say). */
+	headers?: Record<string, string>;
 	code?: string;
 	message?: string;
 	delayMs?: number;
@@ -35,6 +37,8 @@ export interface FaultSpec {
 	/**
 	 * drop / malformed: 'before' (default) answers without running the handler;
 	 * 'after' runs the handler (state changes happen) and then drops or garbles the answer.
+	 * delay: 'before' (default) waits before the handler runs (and counts the request against the rate limit);
+	 * 'after' runs it, then waits before answering, so answers can leave in another order than they were counted.
 	 */
 	when?: 'before' | 'after';
 }

@@ -18,7 +18,9 @@ export interface LimitsOptions {
 	retryAfter?: boolean;
 	/**
 	 * true: every answer to a key carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`
-	 * (seconds until the hour's window starts again). SPEC.md shows no such headers; the default is false.
+	 * (whole seconds until the hour's window starts again); false: none. SPEC.md shows no such headers. Default: sent
+	 * only while the hour is shortened (`windowScale` below 1), so that a node learns the short hour from the service,
+	 * as it would any window a service tells.
 	 */
 	headers?: boolean;
 	/** Explicit limits per key (key string or key id), overriding the tier. */
@@ -41,9 +43,14 @@ export class RateLimiter {
 		public windowScale: number,
 		/** Whether a 429 says when to retry (Retry-After); undefined: as the shapes say. */
 		public retryAfterHeader: boolean | undefined = undefined,
-		/** Whether answers carry `X-RateLimit-*` headers. */
-		public limitHeaders = false,
+		/** Whether answers carry `X-RateLimit-*` headers; undefined: while the hour is shortened. */
+		public limitHeaders: boolean | undefined = undefined,
 	) {}
+
+	/** Whether answers carry `X-RateLimit-*` headers now. */
+	get sendsHeaders(): boolean {
+		return this.limitHeaders ?? this.windowScale < 1;
+	}
 
 	get hourMs(): number {
 		return HOUR * this.windowScale;
@@ -85,7 +92,7 @@ export class RateLimiter {
 
 	/** The `X-RateLimit-*` headers of the hour's window for a key, after this request was counted (or refused). */
 	headersFor(keyId: string, tier: KeyLimits, now: number): Record<string, string> {
-		if (!this.enabled || !this.limitHeaders) return {};
+		if (!this.enabled || !this.sendsHeaders) return {};
 		const { requestsPerHour } = this.effective(keyId, tier);
 		if (requestsPerHour === null) return {};
 		const hour = this.windows.get(keyId)?.hour ?? { start: now, count: 0 };

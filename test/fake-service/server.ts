@@ -137,7 +137,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 	const when = fault?.spec.when ?? 'before';
 	let drop = false;
 	let answerName: string | null = null;
-	if (fault && fault.kind === 'delay') await sleep(fault.spec.delayMs ?? 1000);
+	if (fault && fault.kind === 'delay' && when === 'before') await sleep(fault.spec.delayMs ?? 1000);
 	const faultReply = (): Reply | null => {
 		if (!fault) return null;
 		if (fault.kind === 'drop') {
@@ -147,7 +147,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		if (fault.kind === 'malformed') return { status: 200, text: MALFORMED_BODY, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
 		if (fault.kind === 'error') {
 			const status = fault.spec.status ?? 500;
-			const headers: Record<string, string> = {};
+			const headers: Record<string, string> = { ...fault.spec.headers };
 			if (status === 429 && fault.spec.retryAfter !== null) headers['Retry-After'] = String(fault.spec.retryAfter ?? 1);
 			const code = fault.spec.code ?? (status === 429 ? 'rate_limit_exceeded' : status === 503 ? 'service_unavailable' : 'internal_error');
 			return { status, headers, body: { error: { code, message: fault.spec.message ?? `Injected ${status}`, details: {} } } };
@@ -166,6 +166,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		answerName = answered.id && `${answered.id}:answer`;
 		if (fault && fault.kind !== 'delay' && when === 'after') reply = faultReply() ?? reply;
 	}
+	if (fault && fault.kind === 'delay' && when === 'after') await sleep(fault.spec.delayMs ?? 1000);
 	const auth: Auth | null = ctx.auth;
 	svc.addLog({
 		time,
@@ -244,7 +245,10 @@ export async function start(options: StartOptions = {}): Promise<FakeService> {
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		let work: Promise<void>;
-		if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) work = handleApi(svc, req, res, url);
+		if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
+			svc.inFlight++;
+			work = handleApi(svc, req, res, url).finally(() => svc.inFlight--);
+		}
 		else if (url.pathname.startsWith('/_control/')) work = handleOther(svc, svc.control, '/_control', req, res, url);
 		else if (url.pathname.startsWith('/web/')) work = handleOther(svc, svc.web, '/web', req, res, url);
 		else if (url.pathname.startsWith('/media/')) work = Promise.resolve(svc.media.handle(req, res, url));

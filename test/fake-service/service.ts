@@ -74,6 +74,9 @@ export class Service {
 
 	log: RequestLogEntry[] = [];
 
+	/** API requests received and not yet answered. */
+	inFlight = 0;
+
 	private logSeq = 0;
 
 	latencyMs: number;
@@ -110,7 +113,7 @@ export class Service {
 			options.limits?.enabled ?? true,
 			options.limits?.windowScale ?? 1,
 			options.limits?.retryAfter,
-			options.limits?.headers ?? false,
+			options.limits?.headers,
 		);
 		this.webhooks = new WebhookEngine(this, options.webhooks ?? {});
 		this.media = new MediaHost(this, options.serveMedia ?? false);
