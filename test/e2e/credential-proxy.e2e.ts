@@ -2,8 +2,9 @@
  * The credential test in a real n8n goes through n8n's own HTTP client: with n8n's proxy settings
  * (HTTP_PROXY / HTTPS_PROXY, read by @n8n/backend-network) pointing at a local recording proxy, the
  * test's GET /account passes that proxy. A Base URL that redirects gets the redirect message and the
- * key reaches no other host; the credential's refusals (plain http to another machine, a key with a
- * line break) reach the user's message; a credential saved with the former Rate Limit Hour passes.
+ * key reaches no other host; one past /v1 is told to end in /v1; the credential's refusals (plain
+ * http to another machine, a key with a line break) reach the user's message; a credential saved
+ * with the former Rate Limit Hour passes.
  */
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -142,6 +143,18 @@ describe('the credential test in a real n8n, through its proxy settings', () => 
 			redirecting.server.close();
 			elsewhere.server.close();
 		}
+	});
+
+	it('a Base URL that goes on after /v1 is told to end in /v1 (the service answers 404)', async () => {
+		const extraPath = await ctx.n8n.importCredential({
+			name: 'extra path',
+			data: { apiKey: ctx.backend.apiKey, baseUrl: `${ctx.backend.url}/feeds` },
+		});
+		assert.deepEqual(await ctx.n8n.testCredential(extraPath), {
+			status: 'Error',
+			message:
+				'The Base URL has no GET /account (HTTP 404): enter the address the API itself answers at, ending in /v1 (for example https://api.example.com/v1).',
+		});
 	});
 
 	it("the credential's refusals reach the user's message, before any request", async () => {

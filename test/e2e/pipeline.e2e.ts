@@ -72,7 +72,7 @@ describe('real n8n with the packed package', () => {
 		assert.doesNotMatch(result.message, /sag_live_not_a_key/);
 		const badUrl = await ctx.n8n.importCredential({
 			name: 'extra path',
-			data: { apiKey: 'sag_live_not_a_key', baseUrl: `${ctx.backend.url}/feeds` },
+			data: { apiKey: ctx.backend.apiKey, baseUrl: `${ctx.backend.url}/feeds` },
 		});
 		assert.match((await ctx.n8n.testCredential(badUrl)).message, /^The Base URL has no GET \/account \(HTTP 404\): .*ending in \/v1/);
 	});
