@@ -34,7 +34,7 @@ export interface BenchN8n {
 export interface BenchRefs {
 	bearer: CredentialRef;
 	baseUrl: string;
-	/** the package's credential with the hour of the key's rate limit shrunk to 20 s (B3B) */
+	/** the package's credential for the key of 30 requests an hour that B3B shrinks to 20 s (the stand-in tells it in its headers) */
 	shrunkHour?: CredentialRef;
 }
 
@@ -91,10 +91,10 @@ export async function startBench(
 			const name = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name: string }).name;
 			cpSync(folder, path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', name), { recursive: true });
 		}
-		// B3B's key: the stand-in's hour shrunk to 20 s, and the credential saying so (see the case).
+		// B3B's key: 30 requests an hour, which the case shrinks to 20 s at the stand-in; its X-RateLimit-* headers tell the node.
 		const shrunkHour = await n8n.importCredential({
-			name: 'Social Aggregator, 30 requests an hour of 20 s (bench)',
-			data: { apiKey: backend.apiKey, baseUrl: backend.url, requestsPerHour: 30, burstPerMinute: 10, rateLimitHour: 20 },
+			name: 'Social Aggregator, 30 requests an hour (bench)',
+			data: { apiKey: backend.apiKey, baseUrl: backend.url, requestsPerHour: 30, burstPerMinute: 10 },
 		});
 		const published = prepare(fake, { bearer, baseUrl: backend.url, shrunkHour });
 		const workflowIds = await n8n.importWorkflows(published.map((p) => p.spec));

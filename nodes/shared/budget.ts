@@ -11,7 +11,7 @@ import { plural } from './utils';
 export interface KeyLimits {
 	/** Requests a key may send per window; 0: unknown, so nothing is planned. */
 	perWindow: number;
-	/** The window: an hour, unless a service counts a shorter one. */
+	/** The window: SPEC.md's hour, unless the service tells another in its headers. */
 	windowMs: number;
 	/** Requests per burst window (a sixtieth of the window: a minute of the hour); 0: none. */
 	burst: number;
@@ -19,17 +19,19 @@ export interface KeyLimits {
 
 export const DEFAULT_LIMITS: KeyLimits = { perWindow: 300, windowMs: 3_600_000, burst: 60 };
 
-/** The burst window: the minute of the hour, shrunk with it. */
-export function burstWindowMs(limits: KeyLimits): number {
-	return limits.windowMs / 60;
-}
-
-/** What the service said in its last `X-RateLimit-*` headers. */
+/** What the service said in its `X-RateLimit-*` headers about one window. */
 interface Told {
 	limit: number;
 	remaining: number;
 	resetAt: number;
 }
+
+/**
+ * How far apart the resets reckoned from one window's answers may be: `X-RateLimit-Reset` counts whole seconds to
+ * go, reckoned from when each answer is read, and an answer may be read a moment late. Another window's reset lies
+ * about a window later; half the window told, or this, whichever is longer, tells the two apart.
+ */
+const SAME_WINDOW_SLACK_MS = 1_500;
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
 export function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
@@ -38,21 +40,28 @@ export function headerValue(headers: Record<string, unknown>, name: string): str
 	return value === undefined || value === null ? undefined : String(value);
 }
 
+/** A number a rate-limit header holds, or undefined. */
+function headerNumber(text: string | undefined): number | undefined {
+	const trimmed = text?.trim();
+	return trimmed && /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/** `X-RateLimit-Reset` as a time: seconds to go, or (past a billion) a Unix time in seconds. */
+export function resetTime(text: string | undefined, now: number): number | undefined {
+	const reset = headerNumber(text);
+	if (reset === undefined) return undefined;
+	return reset > 1e9 ? reset * 1000 : now + reset * 1000;
+}
+
 /**
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to go, or a Unix time in seconds) when all three are there
  * and readable; undefined otherwise.
  */
 export function toldLimits(headers: Record<string, unknown>, now: number): Told | undefined {
-	const read = (name: string) => {
-		const text = headerValue(headers, `x-ratelimit-${name}`)?.trim();
-		return text && /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
-	};
-	const limit = read('limit');
-	const remaining = read('remaining');
-	const reset = read('reset');
-	if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-	// A reset past a billion is a Unix time, else seconds from now.
-	const resetAt = reset > 1e9 ? reset * 1000 : now + reset * 1000;
+	const limit = headerNumber(headerValue(headers, 'x-ratelimit-limit'));
+	const remaining = headerNumber(headerValue(headers, 'x-ratelimit-remaining'));
+	const resetAt = resetTime(headerValue(headers, 'x-ratelimit-reset'), now);
+	if (limit === undefined || remaining === undefined || resetAt === undefined) return undefined;
 	return { limit, remaining: Math.min(remaining, limit), resetAt };
 }
 
@@ -65,6 +74,7 @@ export interface BudgetPlan {
 	freesAt: number;
 	/** How long the run must wait in all for its last request to be allowed. */
 	waitMs: number;
+	/** The limits counted with: the service's, once its headers told them, else the credential's. */
 	limits: KeyLimits;
 	/** Whether the numbers come from the service's headers. */
 	told: boolean;
@@ -73,20 +83,65 @@ export interface BudgetPlan {
 export class BudgetLedger {
 	/** When each request this process sent in the current window was answered (not 429), oldest first. */
 	private readonly sent: number[] = [];
+	/** The window the service's headers last told of; kept once it has ended, so that its late answers are known. */
 	private told?: Told;
+	/** The window's length as the service tells it: the longest time to a reset told (a window's first answer tells all of it). */
+	private toldWindowMs?: number;
 	/** Requests sent and not yet answered: they will spend the budget. */
 	private inFlight = 0;
 
 	constructor(public limits: KeyLimits) {}
 
+	/** The window counted: the one the service tells, else the credential's hour. */
+	windowMs(): number {
+		return this.toldWindowMs ?? this.limits.windowMs;
+	}
+
+	/** The burst window: the minute of the hour, a sixtieth of the window counted. */
+	burstWindowMs(): number {
+		return this.windowMs() / 60;
+	}
+
+	/** The limits counted with: the service's (its limit, its window), once told, else the credential's. */
+	private counted(): KeyLimits {
+		return this.told ? { ...this.limits, perWindow: this.told.limit, windowMs: this.windowMs() } : this.limits;
+	}
+
+	/** The window told, while it lasts (its reset is still to come). */
+	private live(now: number): Told | undefined {
+		return this.told && now < this.told.resetAt ? this.told : undefined;
+	}
+
 	private prune(now: number): void {
-		while (this.sent.length > 0 && this.sent[0] + this.limits.windowMs <= now) this.sent.shift();
-		if (this.told && now >= this.told.resetAt) {
-			// The service's window ended: what it counted in it no longer counts.
-			const { resetAt } = this.told;
-			while (this.sent.length > 0 && this.sent[0] < resetAt) this.sent.shift();
-			this.told = undefined;
+		const { windowMs } = this.counted();
+		while (this.sent.length > 0 && this.sent[0] + windowMs <= now) this.sent.shift();
+		// The service's window ended: what it counted in it no longer counts.
+		const ended = this.told && now >= this.told.resetAt ? this.told.resetAt : undefined;
+		while (ended !== undefined && this.sent.length > 0 && this.sent[0] < ended) this.sent.shift();
+	}
+
+	/**
+	 * What an answer's headers say. Answers are read in the order they come, not the order the service counted them:
+	 * within one window what is left only goes down (an older answer never raises it), and a later window starts
+	 * afresh; an earlier window's answer, read late, says nothing.
+	 */
+	private tell(now: number, headers: Record<string, unknown>): void {
+		const told = toldLimits(headers, now);
+		if (!told) return;
+		this.toldWindowMs = Math.max(this.toldWindowMs ?? 0, told.resetAt - now);
+		const current = this.told;
+		if (current) {
+			const slack = Math.max(SAME_WINDOW_SLACK_MS, this.windowMs() / 2);
+			if (told.resetAt < current.resetAt - slack) return;
+			if (told.resetAt <= current.resetAt + slack) {
+				// Each reckoned reset is at or after the service's own, so the earliest is the closest.
+				current.limit = told.limit;
+				current.remaining = Math.min(current.remaining, told.remaining);
+				current.resetAt = Math.min(current.resetAt, told.resetAt);
+				return;
+			}
 		}
+		this.told = told;
 	}
 
 	/** A request is about to be sent. */
@@ -106,57 +161,63 @@ export class BudgetLedger {
 	record(now: number, headers: Record<string, unknown> = {}): void {
 		this.prune(now);
 		this.sent.push(now);
-		const told = toldLimits(headers, now);
-		if (told) this.told = told;
+		this.tell(now, headers);
 	}
 
 	/** A 429: headers say what they say; whether it is the window's budget (not the burst) is for `spentWindow`. */
 	limited(now: number, headers: Record<string, unknown> = {}): void {
-		const told = toldLimits(headers, now);
-		if (told) this.told = told;
+		this.tell(now, headers);
 	}
 
 	/** Whether a 429 now means the window's budget is spent (rather than the burst), as far as this process knows. */
 	spentWindow(now: number): boolean {
 		this.prune(now);
-		if (this.told) return this.told.remaining <= 0 && this.told.resetAt - now > burstWindowMs(this.limits);
+		const told = this.live(now);
+		if (told) return told.remaining <= 0 && told.resetAt - now > this.burstWindowMs();
 		// A 429 this process cannot explain (another user of the key, the burst) is left to the retry policy.
-		return this.limits.perWindow > 0 && this.sent.length >= this.limits.perWindow;
+		const { perWindow } = this.counted();
+		return perWindow > 0 && this.sent.length >= perWindow;
 	}
 
-	/** Requests the budget allows now. */
+	/** Requests the budget allows now: what the service told of this window, else the count since its last reset. */
 	left(now: number): number {
 		this.prune(now);
-		if (this.told) return Math.max(0, this.told.remaining - this.inFlight);
-		if (this.limits.perWindow <= 0) return Number.POSITIVE_INFINITY;
-		return Math.max(0, this.limits.perWindow - this.sent.length - this.inFlight);
+		const told = this.live(now);
+		if (told) return Math.max(0, told.remaining - this.inFlight);
+		const { perWindow } = this.counted();
+		if (perWindow <= 0) return Number.POSITIVE_INFINITY;
+		return Math.max(0, perWindow - this.sent.length - this.inFlight);
 	}
 
 	/** The next request, when none is left now, is allowed at this time; now when one is left. */
 	freesAt(now: number): number {
 		if (this.left(now) > 0) return now;
-		if (this.told) return this.told.resetAt;
-		const oldest = this.sent[Math.max(0, this.sent.length + this.inFlight - this.limits.perWindow)];
-		return (oldest ?? now) + this.limits.windowMs;
+		const told = this.live(now);
+		if (told) return told.resetAt;
+		const { perWindow, windowMs } = this.counted();
+		const oldest = this.sent[Math.max(0, this.sent.length + this.inFlight - perWindow)];
+		return (oldest ?? now) + windowMs;
 	}
 
 	/** How `needed` more requests fit into the budget from now. */
 	plan(needed: number, now: number): BudgetPlan {
 		const left = this.left(now);
-		const renews = this.told ? this.told.resetAt : (this.sent[0] ?? now) + this.limits.windowMs;
-		const base = { needed, left, freesAt: Math.max(renews, this.freesAt(now)), limits: this.limits, told: this.told !== undefined };
+		const limits = this.counted();
+		const told = this.live(now);
+		const renews = told ? told.resetAt : (this.sent[0] ?? now) + limits.windowMs;
+		const base = { needed, left, freesAt: Math.max(renews, this.freesAt(now)), limits, told: this.told !== undefined };
 		if (needed <= left) return { ...base, waitMs: 0 };
-		if (this.told) {
+		if (told) {
 			// A fixed window: what remains now, then the whole limit at each reset.
-			const windows = Math.ceil((needed - left) / Math.max(1, this.told.limit));
-			return { ...base, waitMs: this.told.resetAt - now + (windows - 1) * this.limits.windowMs };
+			const windows = Math.ceil((needed - left) / Math.max(1, told.limit));
+			return { ...base, waitMs: told.resetAt - now + (windows - 1) * limits.windowMs };
 		}
 		// A sliding window: request k may go once the request `perWindow` before it is a window old.
 		const times = [...this.sent];
 		let last = now;
 		for (let k = 0; k < needed; k++) {
-			const earlier = times[times.length - this.limits.perWindow];
-			last = Math.max(now, earlier === undefined ? now : earlier + this.limits.windowMs);
+			const earlier = times[times.length - limits.perWindow];
+			last = Math.max(now, earlier === undefined ? now : earlier + limits.windowMs);
 			times.push(last);
 		}
 		return { ...base, waitMs: last - now };

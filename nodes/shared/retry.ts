@@ -1,6 +1,8 @@
 import { sleep } from 'n8n-workflow';
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import { resetTime } from './budget';
+
 export interface RetryPolicy {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
@@ -10,7 +12,7 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** The longest single backoff wait. */
 	maxDelayMs: number;
-	/** The wait after a 429 without Retry-After: SPEC.md's rate limit window, so the retry lands in a new one. */
+	/** The wait after a 429 without Retry-After or a told reset: SPEC.md's rate limit window, so the retry lands in a new one. */
 	rateLimitWindowMs: number;
 }
 
@@ -32,9 +34,9 @@ export const retryTiming = {
 	now: (): number => Date.now(),
 };
 
-/** What one attempt ended with. */
+/** What one attempt ended with; a status's headers as sent (Retry-After, X-RateLimit-Remaining and -Reset). */
 export type AttemptOutcome =
-	| { kind: 'status'; statusCode: number; retryAfter?: string }
+	| { kind: 'status'; statusCode: number; retryAfter?: string; limitRemaining?: string; limitReset?: string }
 	| { kind: 'network'; code?: string }
 	/** An answer came but could not be read: `reason` says why, `statusCode` when known. */
 	| { kind: 'malformed'; reason: string; statusCode?: number };
@@ -65,6 +67,24 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return Math.max(0, date - nowMs);
 }
 
+/**
+ * Added to a wait until a told reset: the service's clock and this one may differ a little, and a retry a moment
+ * early would spend another 429.
+ */
+export const RESET_MARGIN_MS = 500;
+
+/**
+ * A 429's wait from its `X-RateLimit-Reset` (seconds to go, or a Unix time) when nothing is left of the window it
+ * counts (`X-RateLimit-Remaining` 0 or not sent): until that reset, and a little more. With something left, the 429
+ * is another limit's (the burst) and the reset says nothing about it.
+ */
+export function untilReset(remaining: string | undefined, reset: string | undefined, nowMs: number): number | undefined {
+	const left = Number(remaining?.trim() || 0);
+	if (Number.isFinite(left) && left > 0) return undefined;
+	const at = resetTime(reset, nowMs);
+	return at === undefined ? undefined : Math.max(0, at - nowMs) + RESET_MARGIN_MS;
+}
+
 /** Exponential backoff for retry number `retry` (1-based), half fixed and half random so concurrent clients spread. */
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
 	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
@@ -82,8 +102,12 @@ export function decideRetry(
 ): RetryDecision {
 	if (!isRetryable(method, outcome)) return { retry: false, reason: 'final' };
 	if (attempt >= policy.maxAttempts) return { retry: false, reason: 'attempts' };
-	const asked = outcome.kind === 'status' ? parseRetryAfter(outcome.retryAfter, timing.now()) : undefined;
 	const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
+	const asked =
+		outcome.kind === 'status'
+			? (parseRetryAfter(outcome.retryAfter, timing.now()) ??
+				(rateLimited ? untilReset(outcome.limitRemaining, outcome.limitReset, timing.now()) : undefined))
+			: undefined;
 	const delayMs = asked ?? (rateLimited ? policy.rateLimitWindowMs : backoffDelay(attempt, policy, timing.random));
 	if (waitedMs + delayMs > policy.maxTotalWaitMs) return { retry: false, reason: 'budget' };
 	return { retry: true, delayMs };

@@ -11,7 +11,7 @@ import type {
 
 import { UnusableAnswer, unusableAnswerError } from './answerShapes';
 import { checkBaseUrl } from './baseUrl';
-import { BudgetLedger, burstWindowMs, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
+import { BudgetLedger, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
 import { apiError, apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
 import { isEmptyValue, plural } from './utils';
@@ -19,6 +19,7 @@ import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
 	isIdempotent,
+	RESET_MARGIN_MS,
 	retryTiming,
 	type AttemptOutcome,
 	type RetryPolicy,
@@ -69,7 +70,14 @@ function answerOutcome(response: FullResponse, rules: SendRules, mayHaveActed: b
 	if (accepted && !malformed) return response;
 	if (statusCode === 404 && rules.method === 'DELETE' && mayHaveActed) return { ...response, alreadyGone: true };
 	if (accepted) return { kind: 'malformed', reason: 'its body is not a JSON object', statusCode };
-	return { kind: 'status', statusCode, retryAfter: headerValue(response.headers, 'retry-after') };
+	const { headers } = response;
+	return {
+		kind: 'status',
+		statusCode,
+		retryAfter: headerValue(headers, 'retry-after'),
+		limitRemaining: headerValue(headers, 'x-ratelimit-remaining'),
+		limitReset: headerValue(headers, 'x-ratelimit-reset'),
+	};
 }
 
 function isRedirect(response: FullResponse, rules: SendRules): boolean {
@@ -308,7 +316,7 @@ export async function sendWithRules(
 			if (rateLimited && !toldWhen && rules.budget?.ledger.spentWindow(retryTiming.now())) {
 				// The hour's budget, not the burst: wait for it where the run may (a wait not counted as an attempt), else say so.
 				const { ledger, run } = rules.budget;
-				const freeMs = ledger.freesAt(retryTiming.now()) - retryTiming.now();
+				const freeMs = ledger.freesAt(retryTiming.now()) - retryTiming.now() + RESET_MARGIN_MS;
 				if (run.capMs > 0) {
 					attempt--;
 					continue;
@@ -319,7 +327,8 @@ export async function sendWithRules(
 				continue;
 			}
 
-			const decision = decideRetry(rules.method, outcome, attempt, waitedMs, policy);
+			// A burst 429's wait is the key's minute as the ledger knows it now (the service may have told its window since).
+			const decision = decideRetry(rules.method, outcome, attempt, waitedMs, { ...policy, ...burstRetry(rules.budget) });
 			if (decision.retry) {
 				await retryTiming.sleep(decision.delayMs);
 				waitedMs += decision.delayMs;
@@ -434,16 +443,19 @@ export function credentialSecrets(ctx: IAllExecuteFunctions, itemIndex?: number)
 	};
 }
 
-/** The key's limits from the credential (SPEC.md's defaults where a field is missing). */
-function limitsFrom(credentials: { requestsPerHour?: unknown; burstPerMinute?: unknown; rateLimitHour?: unknown }): KeyLimits {
-	const read = (value: unknown, fallback: number, min = 0) => {
+/**
+ * The key's limits from the credential (SPEC.md's defaults where a field is missing), over SPEC.md's hour: a service
+ * that counts another window tells it in its `X-RateLimit-*` headers, which the ledger reads.
+ */
+function limitsFrom(credentials: { requestsPerHour?: unknown; burstPerMinute?: unknown }): KeyLimits {
+	const read = (value: unknown, fallback: number) => {
 		const n = Number(value);
-		return isEmptyValue(value) || !Number.isFinite(n) || n < min ? fallback : n;
+		return isEmptyValue(value) || !Number.isFinite(n) || n < 0 ? fallback : n;
 	};
 	return {
 		perWindow: Math.floor(read(credentials.requestsPerHour, DEFAULT_LIMITS.perWindow)),
 		burst: Math.floor(read(credentials.burstPerMinute, DEFAULT_LIMITS.burst)),
-		windowMs: Math.round(read(credentials.rateLimitHour, DEFAULT_LIMITS.windowMs / 1000, 1) * 1000),
+		windowMs: DEFAULT_LIMITS.windowMs,
 	};
 }
 
@@ -464,7 +476,7 @@ export async function keyBudget(
 
 /** The wait after a burst 429 without Retry-After: the key's minute, so the retry lands in a new one. */
 export function burstRetry(budget: BudgetUse | undefined): Partial<RetryPolicy> {
-	return budget ? { rateLimitWindowMs: burstWindowMs(budget.ledger.limits) } : {};
+	return budget ? { rateLimitWindowMs: budget.ledger.burstWindowMs() } : {};
 }
 
 /** A run's budget that logs its waits: the execution is waiting, not stuck. */

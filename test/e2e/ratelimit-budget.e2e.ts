@@ -1,6 +1,7 @@
 /**
  * A key's hourly budget against Return All, in a real n8n, with the stand-in's hour shrunk to 10 s (30 requests an
- * "hour", a burst of 10, no Retry-After) and the credential saying so (Rate Limit Hour 10 s):
+ * "hour", a burst of 10, no Retry-After), which the stand-in tells in its `X-RateLimit-*` headers (the credential
+ * holds only what a user sets):
  * - Feed › Get Many posts, 100 pages: refused after page 1 with the numbers, 1 request sent; with a wait allowed
  *   above the need, every post once, in order; with a wait below it, refused after page 1 and, with Continue On
  *   Fail, page 1's posts output before the error item.
@@ -34,8 +35,8 @@ describe("Return All against the key's hourly budget, in a real n8n", () => {
 			fake.control.data.configure('Instagram', { pages: 40 });
 			fake.control.data.configure('Twitter', { pages: 10 });
 			const key = await n8n.importCredential({
-				name: 'Key of 30 an hour of 10 s',
-				data: { apiKey: KEYS.manager, baseUrl: backend.url, requestsPerHour: 30, burstPerMinute: 10, rateLimitHour: HOUR_S },
+				name: 'Key of 30 an hour',
+				data: { apiKey: KEYS.manager, baseUrl: backend.url, requestsPerHour: 30, burstPerMinute: 10 },
 			});
 			credentials = { socialAggregatorApi: { id: key.id, name: key.name } };
 		},

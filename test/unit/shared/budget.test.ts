@@ -12,6 +12,27 @@ function spent(count: number, at = 0): BudgetLedger {
 	return ledger;
 }
 
+/** One answer at `at`, with `X-RateLimit-*` headers when given. */
+function answer(ledger: BudgetLedger, at: number, told: { limit?: number; remaining?: number; reset?: number }): void {
+	const headers: Record<string, string> = {};
+	if (told.limit !== undefined) headers['X-RateLimit-Limit'] = String(told.limit);
+	if (told.remaining !== undefined) headers['X-RateLimit-Remaining'] = String(told.remaining);
+	if (told.reset !== undefined) headers['X-RateLimit-Reset'] = String(told.reset);
+	ledger.reserve();
+	ledger.settle(at, { statusCode: 200, headers });
+}
+
+/** A repeatable random number source (mulberry32). */
+function seeded(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state + 0x6d2b79f5) | 0;
+		let t = Math.imul(state ^ (state >>> 15), 1 | state);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
 describe('BudgetLedger without headers (what this process counted)', () => {
 	test('SPEC.md defaults: 300 an hour, 60 a minute', () => {
 		expect(DEFAULT_LIMITS).toEqual({ perWindow: 300, windowMs: 3_600_000, burst: 60 });
@@ -55,16 +76,98 @@ describe('BudgetLedger without headers (what this process counted)', () => {
 });
 
 describe('BudgetLedger with X-RateLimit-* headers (what the service says)', () => {
-	test('the headers win over the count, and a plan waits for their reset', () => {
-		const ledger = spent(1);
-		ledger.reserve();
-		ledger.settle(1000, { statusCode: 200, headers: { 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '10', 'X-RateLimit-Reset': '15' } });
-		expect(ledger.left(1000)).toBe(10);
-		const plan = ledger.plan(50, 1000);
-		expect(plan).toMatchObject({ left: 10, freesAt: 16_000, told: true });
+	test('the headers win over the count, and a plan waits for their reset and then windows of the length they tell', () => {
+		// The credential knows only SPEC.md's hour; the service counts 20 s windows and says so.
+		const ledger = new BudgetLedger({ ...limits, windowMs: 3_600_000 });
+		answer(ledger, 0, { limit: 30, remaining: 29, reset: 20 });
+		expect(ledger.windowMs()).toBe(20_000);
+		expect(ledger.burstWindowMs()).toBeCloseTo(20_000 / 60);
+		answer(ledger, 5000, { limit: 30, remaining: 10, reset: 15 });
+		expect(ledger.left(5000)).toBe(10);
+		const plan = ledger.plan(50, 5000);
+		expect(plan).toMatchObject({ left: 10, freesAt: 20_000, told: true });
+		expect(plan.limits).toMatchObject({ perWindow: 30, windowMs: 20_000 });
 		// 10 now, 30 at the reset, 10 a window later.
 		expect(plan.waitMs).toBe(15_000 + 20_000);
-		expect(ledger.left(16_000)).toBe(30);
+		expect(ledger.left(20_000)).toBe(30);
+	});
+
+	test('an older answer read after a newer one never raises what is left of the same window', () => {
+		const ledger = new BudgetLedger(limits);
+		answer(ledger, 1000, { limit: 30, remaining: 2, reset: 10 });
+		// Counted earlier, answered later: the whole seconds to go reckoned from a later now give a later reset.
+		answer(ledger, 1400, { limit: 30, remaining: 6, reset: 10 });
+		answer(ledger, 1450, { limit: 30, remaining: 4, reset: 9 });
+		expect(ledger.left(1500)).toBe(2);
+		answer(ledger, 1600, { limit: 30, remaining: 0, reset: 9 });
+		answer(ledger, 1700, { limit: 30, remaining: 1, reset: 10 });
+		expect(ledger.left(1700)).toBe(0);
+		// The window ends at the earliest reset reckoned.
+		expect(ledger.freesAt(1700)).toBe(10_450);
+		expect(ledger.spentWindow(1700)).toBe(true);
+	});
+
+	test('a later reset starts a new window; an earlier window answer read late says nothing', () => {
+		const ledger = new BudgetLedger(limits);
+		answer(ledger, 0, { limit: 30, remaining: 0, reset: 10 });
+		answer(ledger, 10_100, { limit: 30, remaining: 29, reset: 10 });
+		expect(ledger.left(10_100)).toBe(29);
+		// An answer of the window that ended, held up on its way.
+		answer(ledger, 10_200, { limit: 30, remaining: 0, reset: 1 });
+		expect(ledger.left(10_200)).toBe(29);
+	});
+
+	test('once the told window has ended and before the next answer: its limit again, less what was answered since', () => {
+		const ledger = new BudgetLedger(limits);
+		answer(ledger, 0, { limit: 5, remaining: 0, reset: 10 });
+		for (const at of [10_000, 10_001, 10_002]) answer(ledger, at, {});
+		expect(ledger.left(10_003)).toBe(2);
+		for (const at of [10_003, 10_004]) answer(ledger, at, {});
+		expect(ledger.left(10_005)).toBe(0);
+		// Never "now" again: a request waiting for the budget waits, it does not spin.
+		expect(ledger.freesAt(10_005)).toBeGreaterThan(10_005);
+	});
+
+	test('a service counting fixed windows, answers read out of order: what the ledger allows never passes what the service has left', () => {
+		const WINDOW = 3000;
+		const LIMIT = 10;
+		const passed: string[] = [];
+		let sent = 0;
+		let windows = 0;
+		for (let seed = 1; seed <= 200; seed++) {
+			const random = seeded(seed);
+			const ledger = new BudgetLedger({ perWindow: 300, windowMs: 3_600_000, burst: 0 });
+			const service = { start: -Infinity, count: 0 };
+			const pending: Array<{ at: number; headers: Record<string, string> }> = [];
+			let now = 0;
+			let told = false;
+			for (let step = 0; step < 300; step++) {
+				now += Math.floor(random() * 40);
+				if (now >= service.start + WINDOW) {
+					Object.assign(service, { start: now, count: 0 });
+					windows++;
+				}
+				// Answers due by now are read, in the order they arrive.
+				pending.sort((a, b) => a.at - b.at);
+				while (pending.length > 0 && pending[0].at <= now) {
+					ledger.settle(now, { statusCode: 200, headers: pending.shift()!.headers });
+					told = true;
+				}
+				// Until the first answer, only the first request is sent: nothing is known of the service.
+				if (!told && service.count > 0) continue;
+				if (told && ledger.left(now) > LIMIT - service.count) passed.push(`seed ${seed} at ${now}: ${ledger.left(now)} > ${LIMIT - service.count}`);
+				if (ledger.left(now) === 0) continue;
+				ledger.reserve();
+				service.count++;
+				sent++;
+				const reset = Math.ceil((service.start + WINDOW - now) / 1000);
+				const headers = { 'x-ratelimit-limit': String(LIMIT), 'x-ratelimit-remaining': String(LIMIT - service.count), 'x-ratelimit-reset': String(reset) };
+				pending.push({ at: now + Math.floor(random() * 300), headers });
+			}
+		}
+		expect(passed).toEqual([]);
+		// The budget is used, not just held back: most of every window's requests are sent.
+		expect(sent).toBeGreaterThan(0.8 * LIMIT * windows);
 	});
 
 	test('headers read in any case, the reset as seconds or as a Unix time; incomplete or unreadable ones are ignored', () => {

@@ -4,6 +4,8 @@ import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
 	parseRetryAfter,
+	RESET_MARGIN_MS,
+	untilReset,
 } from '../../../nodes/shared/retry';
 
 describe('parseRetryAfter', () => {
@@ -14,6 +16,22 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0));
 	it('ignores garbage', () => expect(parseRetryAfter('soon', now)).toBeUndefined());
 	it('ignores a missing header', () => expect(parseRetryAfter(undefined, now)).toBeUndefined());
+});
+
+describe('untilReset (a 429 without Retry-After)', () => {
+	const now = 1_800_000_000_000;
+	it('waits until X-RateLimit-Reset, seconds to go or a Unix time, and a little more', () => {
+		expect(untilReset('0', '5', now)).toBe(5000 + RESET_MARGIN_MS);
+		expect(untilReset(undefined, '5', now)).toBe(5000 + RESET_MARGIN_MS);
+		expect(untilReset('0', String(now / 1000 + 12), now)).toBe(12_000 + RESET_MARGIN_MS);
+		expect(untilReset('0', String(now / 1000 - 30), now)).toBe(RESET_MARGIN_MS);
+		expect(RESET_MARGIN_MS).toBeLessThanOrEqual(1000);
+	});
+	it('says nothing when the window has requests left (another limit answered: the burst) or the reset is unreadable', () => {
+		expect(untilReset('3', '5', now)).toBeUndefined();
+		expect(untilReset('0', 'soon', now)).toBeUndefined();
+		expect(untilReset('0', undefined, now)).toBeUndefined();
+	});
 });
 
 describe('isRetryable', () => {
@@ -51,6 +69,20 @@ describe('decideRetry', () => {
 		expect(decideRetry('GET', { kind: 'status', statusCode: 429, retryAfter: '3' }, 1, 0, DEFAULT_RETRY_POLICY, timing)).toEqual({
 			retry: true,
 			delayMs: 3000,
+		});
+	});
+	it('waits until X-RateLimit-Reset for a 429 without Retry-After, not the rate-limit window; Retry-After wins', () => {
+		const limited = { kind: 'status' as const, statusCode: 429, limitRemaining: '0', limitReset: '5' };
+		expect(decideRetry('GET', limited, 1, 0, DEFAULT_RETRY_POLICY, timing)).toEqual({ retry: true, delayMs: 5000 + RESET_MARGIN_MS });
+		expect(decideRetry('GET', { ...limited, retryAfter: '2' }, 1, 0, DEFAULT_RETRY_POLICY, timing)).toEqual({ retry: true, delayMs: 2000 });
+		expect(decideRetry('GET', { ...limited, limitRemaining: '4' }, 1, 0, DEFAULT_RETRY_POLICY, timing)).toEqual({
+			retry: true,
+			delayMs: DEFAULT_RETRY_POLICY.rateLimitWindowMs,
+		});
+		// A reset on another status is no reason to wait for it.
+		expect(decideRetry('GET', { kind: 'status', statusCode: 503, limitRemaining: '0', limitReset: '50' }, 1, 0, DEFAULT_RETRY_POLICY, timing)).toEqual({
+			retry: true,
+			delayMs: 750,
 		});
 	});
 	it('stops after the last attempt', () => {

@@ -1,5 +1,6 @@
+import { forgetBudgets } from '../../../nodes/shared/budget';
 import { apiErrorCode } from '../../../nodes/shared/errors';
-import { retryTiming } from '../../../nodes/shared/retry';
+import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
 import { apiRequest, apiRequestFull, joinUrl, redirectTarget } from '../../../nodes/shared/transport';
 import { scriptedContext, type Answer } from '../support/context';
 
@@ -14,6 +15,7 @@ const serverError = { statusCode: 500, body: { error: { code: 'internal', messag
 describe('transport', () => {
 	const realSleep = retryTiming.sleep;
 	const realRandom = retryTiming.random;
+	const realNow = retryTiming.now;
 	let waits: number[];
 
 	beforeEach(() => {
@@ -22,10 +24,14 @@ describe('transport', () => {
 			waits.push(ms);
 		};
 		retryTiming.random = () => 0.5;
+		// The clock stands still: a wait until a told reset is exact.
+		retryTiming.now = () => 1_000_000;
+		forgetBudgets();
 	});
 	afterEach(() => {
 		retryTiming.sleep = realSleep;
 		retryTiming.random = realRandom;
+		retryTiming.now = realNow;
 	});
 
 	it('joins the base URL and path, tolerating slashes, and sends JSON with the credential', async () => {
@@ -83,6 +89,31 @@ describe('transport', () => {
 		expect(waits).toEqual([60_000]);
 		expect((error as Error).message).toBe('The service kept answering 429 (rate limit exceeded) after 2 attempts and 60 s of waiting');
 		expect((error as { description?: string }).description).toContain('raise "Max Retry Wait (Seconds)"');
+	});
+
+	it('waits until X-RateLimit-Reset (and a little) after a 429 without Retry-After, not the minute', async () => {
+		const reset = (headers: Record<string, string>): Answer => ({ ...tooMany(), headers });
+		const { context, requests } = scriptedContext([
+			reset({ 'x-ratelimit-reset': '5' }),
+			reset({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '5' }),
+			ok({ data: [] }),
+		]);
+		expect(await apiRequest.call(context, { method: 'GET', path: '/feeds' })).toEqual({ data: [] });
+		expect(requests).toHaveLength(3);
+		expect(waits).toEqual([5000 + RESET_MARGIN_MS, 5000 + RESET_MARGIN_MS]);
+	});
+
+	it('a burst 429 (the window still has requests left) waits the burst minute of the window the service tells', async () => {
+		const told = (remaining: number, reset: number) => ({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset) });
+		const { context } = scriptedContext([
+			{ ...ok({ data: [] }), headers: told(29, 12) },
+			{ ...tooMany(), headers: told(20, 11) },
+			ok({ data: [] }),
+		]);
+		await apiRequest.call(context, { method: 'GET', path: '/feeds' });
+		await apiRequest.call(context, { method: 'GET', path: '/feeds' });
+		// A 12 s window: its "minute" is a fifth of a second.
+		expect(waits).toEqual([200]);
 	});
 
 	it('says the service kept answering 429 when the budget runs out', async () => {

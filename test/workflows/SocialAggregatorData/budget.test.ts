@@ -1,11 +1,13 @@
 /**
- * Post › Search with Return All against a key's hourly budget, the stand-in's hour shrunk to 3 s (30 requests, a
- * burst of 10) and the credential saying so. A Data API page says only that more is there, not how much, so the
- * search cannot be refused after page 1: it spends what the budget allows and stops before a request the service
- * would refuse, naming what it fetched and paid and the cursors to resume from. Instagram (3 credits a page, 100
- * pages) and Twitter (1 credit, 10 pages): the full search is 100 requests and 310 credits. Each case without and
- * with the `X-RateLimit-*` headers (SPEC.md shows none; both are legal answers).
+ * Post › Search with Return All against a key's hourly budget (30 requests, a burst of 10, no Retry-After). A Data API
+ * page says only that more is there, not how much, so the search cannot be refused after page 1: it spends what the
+ * budget allows and stops before a request the service would refuse, naming what it fetched and paid and the cursors
+ * to resume from. Instagram (3 credits a page, 100 pages) and Twitter (1 credit, 10 pages): the full search is 100
+ * requests and 310 credits. In both legal shapes of the service's answers (SPEC.md shows no rate-limit headers):
+ * with `X-RateLimit-*` headers, the stand-in's hour shortened to 3 s, which only its headers tell (real time); without,
+ * SPEC.md's hour, counted by the node with the credential's Requests per Hour, on the stand-in's clock.
  */
+import { onServiceClock } from '../budgetClock';
 import { useFakeService } from '../support';
 import { isStatus, postsOf, runNode } from './helpers';
 
@@ -15,10 +17,19 @@ const fake = useFakeService({
 	allowHttpWebhooks: true,
 	limits: { enabled: true, windowScale: HOUR_S / 3600, retryAfter: false },
 });
-const credential = { requestsPerHour: 30, burstPerMinute: 10, rateLimitHour: HOUR_S };
+const KEY_LIMITS = { requestsPerHour: 30, burstPerMinute: 10 };
+
+/** A new hour at the stand-in, with the key's limits. */
+function newHour(): void {
+	fake.control.rateLimits.clear(fake.control.keys.owner);
+	fake.control.rateLimits.set(fake.control.keys.owner, KEY_LIMITS);
+}
 
 beforeEach(() => {
-	fake.control.rateLimits.set(fake.control.keys.owner, { requestsPerHour: 30, burstPerMinute: 10 });
+	// The file's stand-in: the hour shortened, and so told in X-RateLimit-* headers.
+	fake.control.rateLimits.setWindowScale(HOUR_S / 3600);
+	fake.control.rateLimits.setHeaders(undefined);
+	newHour();
 	fake.control.data.configure('Instagram', { pages: 100 });
 	fake.control.data.configure('Twitter', { pages: 10 });
 	fake.control.data.resetCredits();
@@ -36,38 +47,30 @@ const search = (options: Record<string, unknown> = {}, budgetWait?: number) => (
 
 const keyOf = (json: Record<string, unknown>) => `${String(json.platform)}|${String(json.platform_id ?? json.url)}`;
 
-afterEach(() => {
-	fake.control.rateLimits.setHeaders(false);
-});
-
-describe.each([
-	['without rate-limit headers', false],
-	['with X-RateLimit-* headers', true],
-])('%s', (_shape, headers) => {
-	beforeEach(() => {
-		fake.control.rateLimits.setHeaders(headers);
-	});
+/** The cases of one shape: its hour (and how an hour passes), the credential the user has. */
+function budgetCases(hour: { ms: number; pass: () => Promise<void>; credential: Record<string, number> }) {
+	const credential = hour.credential;
+	const allowed = (10 * hour.ms) / 1000;
 
 	test('with a wait allowed above the need: every post once, 100 requests, 310 credits', async () => {
-		const run = await runNode(fake, search({}, 30), { credential });
+		const run = await runNode(fake, search({}, allowed), { credential });
 
 		expect(run.error).toBeUndefined();
 		expect(run.searches.filter((r) => r.status === 200)).toHaveLength(100);
 		const posts = postsOf(run.items);
 		expect(new Set(posts.map((p) => keyOf(p.json))).size).toBe(posts.length);
 		expect(fake.control.data.credits().total).toBe(310);
-		expect(run.result.logs.some((line) => /waiting \d+ s: the key's rate-limit budget is spent/.test(line.message))).toBe(true);
+		expect(run.result.logs.some((line) => /waiting \d+ (s|min): the key's rate-limit budget is spent/.test(line.message))).toBe(true);
 		const hints = (run.result.runData['Social Aggregator Data'][0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/^Waited \d+ s in all for the key's rate-limit budget/)]);
+		expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/^Waited \d+ (s|min) in all for the key's rate-limit budget/)]);
 	}, 30_000);
 
 	test('without a wait: stops before the request the budget refuses, names the credits paid and the cursors; resumed later, the two runs spend exactly the full search', async () => {
-		const full = await runNode(fake, search({}, 30), { credential });
+		const full = await runNode(fake, search({}, allowed), { credential });
 		const fullKeys = postsOf(full.items).map((p) => keyOf(p.json));
 		fake.control.data.resetCredits();
-		fake.control.rateLimits.clear(fake.control.keys.owner);
-		fake.control.rateLimits.set(fake.control.keys.owner, { requestsPerHour: 30, burstPerMinute: 10 });
-		await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000));
+		newHour();
+		await hour.pass();
 
 		const failing = await runNode(fake, search(), { credential });
 		expect(failing.searches.filter((r) => r.status === 200)).toHaveLength(30);
@@ -81,9 +84,8 @@ describe.each([
 		expect(fake.control.data.credits().total).toBe(100);
 
 		fake.control.data.resetCredits();
-		fake.control.rateLimits.clear(fake.control.keys.owner);
-		fake.control.rateLimits.set(fake.control.keys.owner, { requestsPerHour: 30, burstPerMinute: 10 });
-		await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000));
+		newHour();
+		await hour.pass();
 		const kept = await runNode(fake, search(), { credential, onError: 'continueRegularOutput' });
 		const keptPosts = postsOf(kept.items.filter((item) => !('error' in item.json)));
 		const statuses = kept.items.filter(isStatus).map((item) => item.json);
@@ -97,10 +99,10 @@ describe.each([
 		expect(fake.control.data.credits().total).toBe(100);
 
 		// The next "hour": resumed from the cursor with a wait allowed, it buys only the pages not yet bought.
-		await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000));
+		await hour.pass();
 		const resumed = await runNode(
 			fake,
-			{ ...search({ resumeCursors: { cursor: [{ platform: 'Instagram', cursor: instagram.next_cursor }] } }, 30), platforms: ['Instagram'] },
+			{ ...search({ resumeCursors: { cursor: [{ platform: 'Instagram', cursor: instagram.next_cursor }] } }, allowed), platforms: ['Instagram'] },
 			{ credential },
 		);
 		expect(resumed.error).toBeUndefined();
@@ -116,9 +118,29 @@ describe.each([
 
 		expect(run.searches.filter((r) => r.status === 200)).toHaveLength(30);
 		const last = run.items.at(-1)!.json as { error: string; details: { description: string } };
-		expect(last.error).toMatch(/^The key's rate-limit budget is spent and waiting \d+ s more would pass the 1 s allowed/);
+		expect(last.error).toMatch(/^The key's rate-limit budget is spent and waiting \d+ (s|min) more would pass the 1 s allowed/);
 		expect(last.details.description).toMatch(/Stopped after 30 requests fetched \d+ posts and spent 100 credits/);
 		expect(postsOf(run.items).length).toBeGreaterThan(0);
 		expect(fake.control.data.credits().total).toBe(100);
+	});
+}
+
+describe("with X-RateLimit-* headers: the stand-in's hour shortened to 3 s, which only its headers tell", () => {
+	budgetCases({ ms: HOUR_S * 1000, pass: async () => await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000)), credential: {} });
+});
+
+describe("without rate-limit headers: SPEC.md's hour, counted by the node (on the stand-in's clock)", () => {
+	beforeEach(() => {
+		fake.control.rateLimits.setWindowScale(1);
+		fake.control.rateLimits.setHeaders(false);
+		newHour();
+	});
+	onServiceClock(fake);
+	budgetCases({
+		ms: 3_600_000,
+		pass: async () => {
+			fake.control.clock.advance(3_600_000);
+		},
+		credential: KEY_LIMITS,
 	});
 });
