@@ -28,12 +28,17 @@ export function fieldText(entry: unknown, fields: string[]): string | undefined 
 
 /** The list in an answer: the answer itself, its `data`, or a list under one of `keys` in `data` or the answer. */
 export function listIn(answer: unknown, keys: string[] = []): unknown[] {
+	return findList(answer, keys) ?? [];
+}
+
+/** `listIn`'s list, or none when the answer holds no list at all (an empty list is a list). */
+function findList(answer: unknown, keys: string[]): unknown[] | undefined {
 	if (Array.isArray(answer)) return answer;
 	const data = isObject(answer) ? answer.data : undefined;
 	if (Array.isArray(data)) return data;
 	const holders = [data, answer].filter(isObject);
 	const lists = holders.flatMap((holder) => [...keys, 'items', 'results'].map((key) => holder[key]));
-	return (lists.find(Array.isArray) as unknown[] | undefined) ?? [];
+	return lists.find(Array.isArray) as unknown[] | undefined;
 }
 
 /** Where an entry keeps an option's parts; the first field with text wins. */
@@ -368,13 +373,23 @@ const WEBHOOK_EVENT: OptionFields = {
 	description: (event) => fieldText(event, ['description']),
 };
 
+/**
+ * The event kinds of a `GET /webhook_events` answer, each once, as options (value: the event's name), in every legal
+ * shape: names or `{ name | event, description }` objects, in `data` or not; none when the answer holds no list.
+ * The dropdowns and Webhook › Get Event Kinds read it alike.
+ */
+export function webhookEventKinds(answer: unknown): INodePropertyOptions[] | undefined {
+	const listed = findList(answer, ['events', 'webhook_events']);
+	return listed && toOptions(listed, WEBHOOK_EVENT);
+}
+
 /** Webhook events the service lists with the known ones added, or the known ones when it lists none. */
 export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const request = apiRequest.call(this, { method: 'GET', path: '/webhook_events', ...DROPDOWN_REQUEST });
 	const answer = await request.catch((error: Error) => {
 		this.logger.debug('Webhook event list unavailable, using the known events', { error: error.message });
 	});
-	const listed = toOptions(listIn(answer, ['events', 'webhook_events']), WEBHOOK_EVENT);
+	const listed = webhookEventKinds(answer) ?? [];
 	const known = KNOWN_WEBHOOK_EVENTS.map((e) => ({ name: e.name, value: e.name, description: e.description }));
 	return [
 		...listed.map((e) => ({ ...e, description: e.description ?? known.find((k) => k.value === e.value)?.description ?? '' })),

@@ -1,15 +1,24 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireUpdateFields, requireUrl, bodyEvents } from '../common/checks';
+import { requireText, requireUpdateFields, requireUrl, bodyEvents } from '../common/checks';
+import { DELIVERY_STATUSES } from '../../shared/deliveryLog';
 import { allowHttpOption } from '../../shared/webhookUrl';
 import { collection, listFields, notice, webhookLocator } from '../common/fields';
+import { reshapedRoute } from '../common/reshape';
 import { route } from '../common/routing';
+import { deliveryLogRoute, eventKindsAnswer, markRedelivered, redeliveryPath } from '../common/webhookLog';
 
 const show = { resource: ['webhook'] };
 const webhookUrl = '=/webhooks/{{$parameter.webhookId}}';
 
 /** The signing secret comes once, with the subscription's creation; nothing else outputs it. */
 const noSecret = ['secret'];
+
+const DELIVERY_STATUS_MEANINGS: Record<(typeof DELIVERY_STATUSES)[number], string> = {
+	failed: 'The receiver refused it or could not be reached, and no retry is left or due',
+	pending: 'Waiting for its first answer or for a retry',
+	succeeded: 'The receiver answered with a 2xx status',
+};
 
 const events: INodeProperties = {
 	displayName: 'Event Names or IDs',
@@ -79,6 +88,20 @@ export const webhookDescription: INodeProperties[] = [
 				routing: route({ method: 'GET', url: webhookUrl, omit: noSecret, findIn: '/webhooks' }),
 			},
 			{
+				name: 'Get Deliveries',
+				value: 'getDeliveries',
+				description: 'Get the delivery log of a subscription, newest first: each delivery with its event, status and attempts',
+				action: 'Get the deliveries of a webhook',
+				routing: deliveryLogRoute({ method: 'GET', url: `${webhookUrl}/deliveries`, list: 'paged' }, false),
+			},
+			{
+				name: 'Get Event Kinds',
+				value: 'getEventKinds',
+				description: 'Get the names of the events a webhook can subscribe to, one item per event',
+				action: 'Get the event kinds of webhooks',
+				routing: reshapedRoute({ method: 'GET', url: '/webhook_events', answersList: true }, eventKindsAnswer),
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'Get many webhook subscriptions',
@@ -98,6 +121,23 @@ export const webhookDescription: INodeProperties[] = [
 					omit: noSecret,
 					verify: 'the webhook (Webhook › Get)',
 				}),
+			},
+			{
+				name: 'Redeliver',
+				value: 'redeliver',
+				description: 'Send one delivery of the log again, with its ID, body and signature unchanged',
+				action: 'Redeliver a webhook delivery',
+				routing: deliveryLogRoute(
+					{
+						method: 'POST',
+						url: `${webhookUrl}/deliveries`,
+						prepare: [requireText('deliveryId', 'Delivery ID'), redeliveryPath],
+						after: markRedelivered,
+						verify:
+							'the delivery log (Webhook › Get Deliveries). A delivery sent twice carries the same ID, which a receiver that drops repeats (the Social Aggregator Trigger does) acts on once',
+					},
+					true,
+				),
 			},
 			{
 				name: 'Send Test',
@@ -130,7 +170,7 @@ export const webhookDescription: INodeProperties[] = [
 		default: 'create',
 	},
 
-	webhookLocator({ ...show, operation: ['delete', 'get', 'reEnable', 'sendTest', 'update'] }),
+	webhookLocator({ ...show, operation: ['delete', 'get', 'getDeliveries', 'reEnable', 'redeliver', 'sendTest', 'update'] }),
 
 	// Create
 	{
@@ -165,8 +205,35 @@ export const webhookDescription: INodeProperties[] = [
 		},
 	]),
 
-	// Get Many
-	...listFields({ ...show, operation: ['getAll'] }),
+	// Get Many, Get Deliveries
+	...listFields({ ...show, operation: ['getAll', 'getDeliveries'] }),
+	collection('Filters', 'deliveryFilters', { ...show, operation: ['getDeliveries'] }, [
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'failed',
+			description: 'Only deliveries in this state, where the service filters its log by state',
+			options: DELIVERY_STATUSES.map((status) => ({
+				name: `${status[0].toUpperCase()}${status.slice(1)}`,
+				value: status,
+				description: DELIVERY_STATUS_MEANINGS[status],
+			})),
+			routing: { send: { type: 'query', property: 'status' } },
+		},
+	]),
+
+	// Redeliver
+	{
+		displayName: 'Delivery ID',
+		name: 'deliveryId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. dlv_3f9a1c',
+		description: 'The delivery to send again: its ID in the delivery log (Webhook › Get Deliveries), the same as the ID in the delivery’s body',
+		displayOptions: { show: { ...show, operation: ['redeliver'] } },
+	},
 
 	// Update
 	collection('Update Fields', 'updateFields', { ...show, operation: ['update'] }, [

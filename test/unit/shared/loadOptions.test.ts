@@ -1,4 +1,4 @@
-import { fieldText, listIn, toOption, toOptions, type OptionFields } from '../../../nodes/shared/loadOptions';
+import { fieldText, listIn, toOption, toOptions, webhookEventKinds, type OptionFields } from '../../../nodes/shared/loadOptions';
 
 const EVENT: OptionFields = { value: ['event', 'name'], description: (e) => fieldText(e, ['description']) };
 
@@ -57,4 +57,19 @@ test('toOptions leaves out unusable entries and repeated values, keeping the fir
 		{ name: 'a', value: 'a' },
 		{ name: 'b', value: 'b' },
 	]);
+});
+
+describe('webhookEventKinds: the event kinds of GET /webhook_events, in every legal shape', () => {
+	it('reads names and objects by name or event, in data or not, each once, with their descriptions', () => {
+		const kinds = [{ name: 'post.created', value: 'post.created', description: 'New posts' }, { name: 'feed.synced', value: 'feed.synced' }];
+		const entries = [{ event: 'post.created', description: 'New posts' }, 'feed.synced', { name: 'post.created' }];
+		expect(webhookEventKinds(entries)).toEqual(kinds);
+		expect(webhookEventKinds({ data: entries })).toEqual(kinds);
+		expect(webhookEventKinds({ data: { webhook_events: entries } })).toEqual(kinds);
+	});
+
+	it('tells an empty list (no kinds) from an answer that holds no list (none read)', () => {
+		expect(webhookEventKinds({ data: [] })).toEqual([]);
+		for (const answer of [undefined, {}, { data: 'post.created' }, 'post.created']) expect(webhookEventKinds(answer)).toBeUndefined();
+	});
 });

@@ -24,7 +24,7 @@ const EXPECTED: Record<string, string[]> = {
 	socialAccount: ['Create Connection Link', 'Disconnect', 'Get Connection Status', 'Get Many'],
 	source: ['Create', 'Delete', 'Get Many'],
 	user: ['Assign Feed', 'Create Sign-In Token', 'Delete', 'Invite'],
-	webhook: ['Create', 'Delete', 'Get', 'Get Many', 'Re-Enable', 'Send Test', 'Update'],
+	webhook: ['Create', 'Delete', 'Get', 'Get Deliveries', 'Get Event Kinds', 'Get Many', 'Re-Enable', 'Redeliver', 'Send Test', 'Update'],
 };
 
 test('the node is declarative, usable as a tool, with light and dark icons', () => {
@@ -65,10 +65,10 @@ test('every operation is sent by the routing send function (retries, paging, err
 test('every list has Return All and Limit', () => {
 	const lists = Object.entries(EXPECTED).flatMap(([resource, operations]) =>
 		operationsOf(resource)
-			.filter((o) => o.name === 'Get Many' || o.name === 'Search Across Feeds')
+			.filter((o) => ['Get Many', 'Search Across Feeds', 'Get Deliveries'].includes(o.name))
 			.map((o) => [resource, o.value as string]),
 	);
-	expect(lists).toHaveLength(7);
+	expect(lists).toHaveLength(8);
 	const shown = (property: INodeProperties, resource: string, operation: string) =>
 		property.displayOptions?.show?.resource?.includes(resource) && property.displayOptions?.show?.operation?.includes(operation);
 	for (const [resource, operation] of lists) {

@@ -1,0 +1,95 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodePropertyRouting } from 'n8n-workflow';
+
+import { deliveryLogMiss, noDeliveryLogMessage } from '../../shared/deliveryLog';
+import { errorItem, toNodeError } from '../../shared/errors';
+import { webhookEventKinds } from '../../shared/loadOptions';
+import { retryPolicyFrom } from '../../shared/requestOptions';
+import { idValue, isObject } from '../../shared/utils';
+import { parameterText, type Prepare } from './checks';
+import { wrapHook, type RouteSpec } from './reshape';
+import { outputItems, route } from './routing';
+
+// Webhook › Get Deliveries, Redeliver and Get Event Kinds: the parts of the webhook API that SERVICE-NOTES.md names
+// without confirming their paths or shapes.
+
+/** The delivery of Redeliver (an ID such as `dlv_…`, not a number) added to the path, encoded. */
+export const redeliveryPath: Prepare = function (request) {
+	request.url = `${String(request.url)}/${encodeURIComponent(parameterText.call(this, 'deliveryId'))}/redeliver`;
+};
+
+/** A 404 as the route's path gives it: thrown, or with Continue On Fail its one error item. */
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+function isNotFoundItem(items: INodeExecutionData[]): boolean {
+	const details = items.length === 1 ? items[0].json.details : undefined;
+	return typeof items[0]?.json.error === 'string' && isObject(details) && details.httpCode === '404';
+}
+
+/**
+ * route() for the delivery log's routes (`redelivery`: Redeliver's), where the service may answer 404 for a route it
+ * does not offer. A 404 for a subscription that exists becomes an item saying the service keeps no delivery log, with
+ * `deliveryLogOffered: false`. An item rather than an error: the log is a part of the service some accounts or
+ * versions lack, not a fault of this run, so a workflow built on it (a scheduled redelivery of failed deliveries, a
+ * catch-up) runs to its end on such a service and can branch on that field, where an error would fail every run for
+ * something the user cannot fix. A subscription or delivery that does not exist stays the 404 error.
+ */
+export function deliveryLogRoute(spec: RouteSpec, redelivery: boolean): INodePropertyRouting {
+	return wrapHook(route(spec), (hook) =>
+		async function deliveryLogOperation(this: IExecutePaginationFunctions, requestData) {
+			let items: INodeExecutionData[];
+			try {
+				items = await hook.call(this, requestData);
+			} catch (error) {
+				// The path's own errors, kept as they are (toNodeError returns an n8n error unchanged).
+				const failure = toNodeError(this.getNode(), error, this.getItemIndex());
+				if (!isNotFound(failure)) throw failure;
+				return await afterNotFound.call(this, redelivery, () => {
+					throw failure;
+				});
+			}
+			return isNotFoundItem(items) ? await afterNotFound.call(this, redelivery, () => items) : items;
+		},
+	);
+}
+
+/** After a 404: the item that says the service keeps no log, or what the 404 gave (`answered`: thrown or the error item). */
+async function afterNotFound(
+	this: IExecutePaginationFunctions,
+	redelivery: boolean,
+	answered: () => INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const itemIndex = this.getItemIndex();
+	const webhookId = parameterText.call(this, 'webhookId');
+	// The path already checked Request Options; its retry policy bounds these look-ups too.
+	const policy = retryPolicyFrom(this.getNodeParameter('requestOptions', {}) as IDataObject);
+	const retry = policy.ok ? policy.value : {};
+	let miss;
+	try {
+		miss = await deliveryLogMiss.call(this, webhookId, redelivery, { itemIndex, retry });
+	} catch (error) {
+		if (!this.continueOnFail()) throw toNodeError(this.getNode(), error, itemIndex);
+		return [errorItem(this.getNode(), error, itemIndex)];
+	}
+	if (miss !== 'noLog') return answered();
+	const record: IDataObject = { deliveryLogOffered: false, webhookId: idValue(webhookId), message: noDeliveryLogMessage(webhookId) };
+	const output = redelivery ? { redelivered: false, ...record, deliveryId: parameterText.call(this, 'deliveryId') } : record;
+	return outputItems([output], {}, itemIndex);
+}
+
+/** Redeliver's output: the service's answer, marked as redelivered. */
+export async function markRedelivered(record: IDataObject): Promise<IDataObject> {
+	return { redelivered: true, ...record };
+}
+
+/**
+ * `GET /webhook_events` in SPEC.md's list shape, from any legal shape (names or `{ name | event, description }`, in
+ * `data` or not), read as the events dropdown reads it: one record `{ name, description }` per kind.
+ */
+export function eventKindsAnswer(body: unknown): unknown {
+	const kinds = webhookEventKinds(body);
+	if (!kinds) return body;
+	return { data: kinds.map(({ value, description }) => ({ name: value, ...(description ? { description } : {}) })) };
+}
