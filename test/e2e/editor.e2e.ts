@@ -64,7 +64,7 @@ const pickers = workflow(PICKERS, [
 ]);
 
 const RESOURCES = ['Account', 'Analytics', 'Feed', 'Platform', 'Post', 'Social Account', 'Source', 'User', 'Webhook'];
-const POST_OPERATIONS = ['Approve', 'Delete', 'Download Media', 'Get', 'Get Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'];
+const POST_OPERATIONS = ['Approve', 'Delete', 'Download Media', 'Get', 'Get Many', 'Moderate Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'];
 
 /**
  * Opens a parameter's dropdown in the node panel and answers the headlines of its options. A

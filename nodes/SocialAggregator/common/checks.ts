@@ -130,10 +130,13 @@ export function requireUpdateFields(
 	};
 }
 
-/** Numeric IDs chosen in a multi-select (or typed as an expression), sent as an array of numbers. */
-export function bodyIdList(parameterPath: string, property: string, label: string): Prepare {
+/** Numeric IDs chosen in a multi-select (or typed, comma-separated, or an expression's list), sent as an array of numbers. */
+export function bodyIdList(parameterPath: string, property: string, label: string, options: { required?: boolean } = {}): Prepare {
 	return function (this: IExecuteSingleFunctions, request, itemIndex) {
 		const values = toList(this.getNodeParameter(parameterPath, []));
+		if (values.length === 0 && options.required) {
+			fail(this, itemIndex, `No ${label} given`, 'Enter at least one, such as 1001, or several separated by commas.');
+		}
 		const wrong = values.find((value) => !isDigits(value));
 		if (wrong !== undefined) fail(this, itemIndex, `The ${label} must be numbers, not "${wrong}"`);
 		setBody(request, property, values.length > 0 ? values.map(idValue) : undefined);

@@ -1,10 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requireOneOf, requireText, queryDateTimeRange } from '../common/checks';
+import { bodyIdList, requireOneOf, requireText, queryDateTimeRange } from '../common/checks';
+import { BULK_ACTIONS, BULK_MODERATION_URL, moderationSummary } from '../common/bulkModeration';
 import { collection, feedLocator, listFields, postLocator } from '../common/fields';
 import { MEDIA_CHOICES } from '../../shared/media';
 import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
 import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media';
+import { reshapedRoute } from '../common/reshape';
 import { route } from '../common/routing';
 
 const show = { resource: ['post'] };
@@ -76,6 +78,21 @@ export const postDescription: INodeProperties[] = [
 				}),
 			},
 			{
+				name: 'Moderate Many',
+				value: 'moderateMany',
+				description: 'Approve, reject or delete several posts of a feed in one request',
+				action: 'Moderate many posts',
+				routing: reshapedRoute(
+					{
+						method: 'POST',
+						url: BULK_MODERATION_URL,
+						prepare: [requireOneOf('bulkAction', 'Action', [...BULK_ACTIONS]), bodyIdList('postIds', 'ids', 'Post IDs', { required: true })],
+						verify: 'the posts (Post › Get Many with a Status filter)',
+					},
+					moderationSummary,
+				),
+			},
+			{
 				name: 'Pin',
 				value: 'pin',
 				description: 'Pin a post to the top of the feed',
@@ -113,11 +130,39 @@ export const postDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 
-	feedLocator({ ...show, operation: ['approve', 'delete', 'downloadMedia', 'get', 'getAll', 'pin', 'reject', 'unpin'] }),
+	feedLocator({ ...show, operation: ['approve', 'delete', 'downloadMedia', 'get', 'getAll', 'moderateMany', 'pin', 'reject', 'unpin'] }),
 	postLocator({ ...show, operation: ['approve', 'delete', 'downloadMedia', 'get', 'pin', 'reject', 'unpin'] }, 'The post, one of the chosen feed’s posts'),
 
 	// Download Media
 	...downloadMediaFields,
+
+	// Moderate Many
+	{
+		displayName: 'Action',
+		name: 'bulkAction',
+		type: 'options',
+		required: true,
+		default: 'approve',
+		description: 'What to do with every post listed',
+		options: [
+			{ name: 'Approve', value: 'approve', description: 'Make the posts public (deleted ones come back)' },
+			{ name: 'Delete', value: 'delete', description: 'Hide the posts from the feed; Approve brings them back' },
+			{ name: 'Reject', value: 'reject', description: 'Reject the posts so that the feed no longer shows them' },
+		],
+		displayOptions: { show: { ...show, operation: ['moderateMany'] } },
+		routing: { send: { type: 'body', property: 'action' } },
+	},
+	{
+		displayName: 'Post IDs',
+		name: 'postIds',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1001, 1002, 1003',
+		description: 'The IDs of posts of the chosen feed, comma-separated, or a list given by an expression',
+		hint: 'The output counts the posts acted on and, where the service lists its results, names those it could not act on',
+		displayOptions: { show: { ...show, operation: ['moderateMany'] } },
+	},
 
 	// Search Across Feeds
 	{

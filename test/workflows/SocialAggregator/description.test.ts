@@ -20,7 +20,7 @@ const EXPECTED: Record<string, string[]> = {
 	analytics: ['Get'],
 	feed: ['Create', 'Delete', 'Get', 'Get Embed Code', 'Get Many', 'Update'],
 	platform: ['Get Many'],
-	post: ['Approve', 'Delete', 'Download Media', 'Get', 'Get Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'],
+	post: ['Approve', 'Delete', 'Download Media', 'Get', 'Get Many', 'Moderate Many', 'Pin', 'Reject', 'Search Across Feeds', 'Unpin'],
 	socialAccount: ['Create Connection Link', 'Disconnect', 'Get Connection Status', 'Get Many'],
 	source: ['Create', 'Delete', 'Get Many'],
 	user: ['Assign Feed', 'Create Sign-In Token', 'Delete', 'Invite'],

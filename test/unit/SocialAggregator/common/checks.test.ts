@@ -195,6 +195,12 @@ describe('bodyIdList: IDs chosen in a multi-select or typed, sent as numbers', (
 		expect(refusal(feeds, { feedIds: '1, two, 3x' }, 6, request).message).toBe('The Feed IDs must be numbers, not "two" [item 6]');
 		expect(request.body).toEqual({});
 	});
+
+	test('a required list with none given is refused, naming the item', () => {
+		const posts = bodyIdList('postIds', 'ids', 'Post IDs', { required: true });
+		for (const postIds of ['', ' , ', []]) expect(refusal(posts, { postIds }, 2).message).toBe('No Post IDs given [item 2]');
+		expect(run(posts, { postIds: '5' }).body).toEqual({ ids: [5] });
+	});
 });
 
 describe('bodyOptionalId', () => {
