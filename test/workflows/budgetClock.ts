@@ -33,3 +33,16 @@ export function onServiceClock(fake: FakeService): void {
 		Object.assign(retryTiming, real);
 	});
 }
+
+/**
+ * In each test of the block: the stand-in counts SPEC.md's real hour, with or without `X-RateLimit-*` headers, on the
+ * stand-in's clock (`onServiceClock`); `newHour` then starts the key's hour with its limits.
+ */
+export function onRealHour(fake: FakeService, options: { headers: boolean; newHour: () => void }): void {
+	beforeEach(() => {
+		fake.control.rateLimits.setWindowScale(1);
+		fake.control.rateLimits.setHeaders(options.headers);
+		options.newHour();
+	});
+	onServiceClock(fake);
+}

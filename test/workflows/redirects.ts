@@ -70,3 +70,16 @@ export async function startRedirectPair(status = 302): Promise<RedirectPair> {
 		},
 	};
 }
+
+/** One pair for a test file: started before its tests, emptied before each, closed after them (fill-in object). */
+export function useRedirectPair(): RedirectPair {
+	const pair = {} as RedirectPair;
+	beforeAll(async () => {
+		Object.assign(pair, await startRedirectPair());
+	});
+	afterAll(async () => {
+		await pair.close();
+	});
+	beforeEach(() => pair.clear());
+	return pair;
+}

@@ -10,7 +10,7 @@
  * Then: answers that arrive out of order never make a Return All that fits its waits spend a 429, and a 429 that says
  * only when its window resets (`X-RateLimit-Reset`, no Retry-After) is retried at that reset.
  */
-import { onServiceClock } from '../budgetClock';
+import { onRealHour } from '../budgetClock';
 import { useFakeService } from '../support';
 import { feed, runNode } from './helpers';
 
@@ -109,12 +109,7 @@ describe("with X-RateLimit-* headers: the stand-in's hour shortened to 3 s, whic
 });
 
 describe("without rate-limit headers: SPEC.md's hour, counted by the node (on the stand-in's clock)", () => {
-	beforeEach(() => {
-		fake.control.rateLimits.setWindowScale(1);
-		fake.control.rateLimits.setHeaders(false);
-		newHour();
-	});
-	onServiceClock(fake);
+	onRealHour(fake, { headers: false, newHour });
 	budgetCases({ ms: 3_600_000, now: () => fake.control.clock.now().getTime(), credential, frees: /frees up in 60 min/ });
 });
 
@@ -164,12 +159,7 @@ test('a wait that is not a number of seconds is refused before any request, nami
 describe("answers read out of order, with X-RateLimit-* headers (SPEC.md's hour, on the stand-in's clock)", () => {
 	const LIMIT = 6;
 	const PAGES = 9;
-	beforeEach(() => {
-		fake.control.rateLimits.setWindowScale(1);
-		fake.control.rateLimits.setHeaders(true);
-		newHour({ requestsPerHour: LIMIT, burstPerMinute: null });
-	});
-	onServiceClock(fake);
+	onRealHour(fake, { headers: true, newHour: () => newHour({ requestsPerHour: LIMIT, burstPerMinute: null }) });
 
 	test('a Return All that fits its waits never spends a 429, 50 runs in a row: an older answer read late never reopens a spent hour', async () => {
 		const small = fake.control.seedFeed({ posts: PAGES * 100 }).feedId;

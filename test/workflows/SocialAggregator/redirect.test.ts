@@ -3,20 +3,12 @@
  * URL that answers 302 to another port of this machine gets one request; the error names where the redirect leads
  * (without its query) and what the Base URL must be; nothing reaches the other port, so neither does the key.
  */
-import { startRedirectPair, type RedirectPair } from '../redirects';
+import { useRedirectPair } from '../redirects';
 import { useFakeService } from '../support';
 import { feed, runNode } from './helpers';
 
 const fake = useFakeService();
-let pair: RedirectPair;
-
-beforeAll(async () => {
-	pair = await startRedirectPair();
-});
-afterAll(async () => {
-	await pair.close();
-});
-beforeEach(() => pair.clear());
+const pair = useRedirectPair();
 
 test.each([
 	['Account › Get', { resource: 'account', operation: 'get' }, 'GET', '/v1/account'],

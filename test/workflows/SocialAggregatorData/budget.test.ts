@@ -7,7 +7,7 @@
  * with `X-RateLimit-*` headers, the stand-in's hour shortened to 3 s, which only its headers tell (real time); without,
  * SPEC.md's hour, counted by the node with the credential's Requests per Hour, on the stand-in's clock.
  */
-import { onServiceClock } from '../budgetClock';
+import { onRealHour } from '../budgetClock';
 import { useFakeService } from '../support';
 import { isStatus, postsOf, runNode } from './helpers';
 
@@ -130,12 +130,7 @@ describe("with X-RateLimit-* headers: the stand-in's hour shortened to 3 s, whic
 });
 
 describe("without rate-limit headers: SPEC.md's hour, counted by the node (on the stand-in's clock)", () => {
-	beforeEach(() => {
-		fake.control.rateLimits.setWindowScale(1);
-		fake.control.rateLimits.setHeaders(false);
-		newHour();
-	});
-	onServiceClock(fake);
+	onRealHour(fake, { headers: false, newHour });
 	budgetCases({
 		ms: 3_600_000,
 		pass: async () => {

@@ -4,20 +4,12 @@
  * (without its query) and what the Base URL must be; nothing reaches the other port. Key requests, which send no key
  * but receive one, follow no redirect either.
  */
-import { startRedirectPair, type RedirectPair } from '../redirects';
+import { useRedirectPair } from '../redirects';
 import { useFakeService } from '../support';
 import { runNode } from './helpers';
 
 const fake = useFakeService();
-let pair: RedirectPair;
-
-beforeAll(async () => {
-	pair = await startRedirectPair();
-});
-afterAll(async () => {
-	await pair.close();
-});
-beforeEach(() => pair.clear());
+const pair = useRedirectPair();
 
 test('Post › Search: one request, not followed, the error naming the Location; nothing reaches its target', async () => {
 	const run = await runNode(fake, { resource: 'post', operation: 'search', term: 'nasa', platforms: ['Bluesky'], limit: 10 }, { baseUrl: pair.baseUrl });
