@@ -513,7 +513,7 @@ export function rateLimitCase(): BenchCase {
 
 /**
  * The key may send 30 requests an "hour" of 20 s (a burst of 10 a "minute" of a third of a second), the stand-in sends
- * no Retry-After, and the credential says so (Rate Limit Hour 20 s). A Return All of 100 pages with *Wait for Rate
+ * no Retry-After, and its X-RateLimit-* headers tell the window. A Return All of 100 pages with *Wait for Rate
  * Limit Budget* allowed: the floor is pages ÷ budget per window, 100 ÷ 30 × 20 s = 66.7 s. Every post once, in order.
  */
 export function budgetCase(): BenchCase {

@@ -56,11 +56,6 @@ function isEnvelope(body: unknown): body is ApiErrorEnvelope {
 	return isObject(body) && isObject(body.error);
 }
 
-/** The service's own words in its error envelope, when it sent one. */
-export function envelopeMessage(body: unknown): string | undefined {
-	return isEnvelope(body) ? nonBlankText(body.error.message) : undefined;
-}
-
 /** The link the user should open, in the service's own order of preference: a checkout, an upgrade, a connection page. */
 function actionLink(action: ApiErrorEnvelope['error']['action']): string | undefined {
 	if (typeof action !== 'object' || action === null) return undefined;

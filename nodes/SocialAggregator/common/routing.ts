@@ -40,7 +40,7 @@ import { parameterText, requireId, type Prepare, type RequestOptions } from './c
 // runSettings and the prepare steps → finish → fetchRecords (requestSender, pages) → outputItems, or failureOutput.
 // CONTRIBUTING.md walks it.
 
-interface RouteSpec {
+export interface RouteSpec {
 	method: IHttpRequestMethods;
 	/** The path below the base URL; an expression (`=/feeds/{{$parameter.feedId}}`) where it holds IDs (numbers). */
 	url: string;
@@ -67,6 +67,11 @@ interface RouteSpec {
 	 * the path's last ID in this page-numbered list, and only a record missing there too is the 404 error.
 	 */
 	findIn?: string;
+	/**
+	 * A successful answer the service may give in another legal shape, made into the shape the path checks; handed
+	 * what was sent (after the prepare steps). A body it cannot read it returns as it came, for the check to name.
+	 */
+	reshape?: (body: unknown, request: IHttpRequestOptions) => unknown;
 }
 
 /** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
@@ -188,7 +193,8 @@ async function fetchRecords(
 		if (read.statusCode !== 404) return answerItems(spec, rules.method, read);
 		return [await findListed.call(this, options, spec.findIn, operation.lastId!, read, rules)];
 	}
-	const answer = await requestSender.call(this, options, rules)({}, spec.verify);
+	const sent = await requestSender.call(this, options, rules)({}, spec.verify);
+	const answer = spec.reshape ? { ...sent, body: spec.reshape(sent.body, options as IHttpRequestOptions) } : sent;
 	const deletes = spec.method === 'DELETE' ? operation.lastId : undefined;
 	let records = deletes ? [deleted.call(this, deletes, answer)] : answerItems(spec, rules.method, answer);
 	if (spec.after) records = [await spec.after.call(this, records[0], moreSender.call(this, options, rules), rules.itemIndex)];

@@ -1,5 +1,11 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodePropertyRouting } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
 
 import { deliveryLogMiss, noDeliveryLogMessage } from '../../shared/deliveryLog';
 import { errorItem, toNodeError } from '../../shared/errors';
@@ -7,11 +13,22 @@ import { webhookEventKinds } from '../../shared/loadOptions';
 import { retryPolicyFrom } from '../../shared/requestOptions';
 import { idValue, isObject } from '../../shared/utils';
 import { parameterText, type Prepare } from './checks';
-import { wrapHook, type RouteSpec } from './reshape';
-import { outputItems, route } from './routing';
+import { outputItems, route, type RouteSpec } from './routing';
 
 // Webhook › Get Deliveries, Redeliver and Get Event Kinds: the parts of the webhook API that SERVICE-NOTES.md names
 // without confirming their paths or shapes.
+
+/** What n8n calls for an operation's request: the pagination hook route() sets. */
+type OperationHook = (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
+
+/** An operation's routing with its hook wrapped by `wrap`, which is handed route()'s own hook to run. */
+function wrapHook(routing: INodePropertyRouting, wrap: (hook: OperationHook) => OperationHook): INodePropertyRouting {
+	const hook = routing.operations?.pagination as OperationHook;
+	return { ...routing, operations: { ...routing.operations, pagination: wrap(hook) } };
+}
 
 /** The delivery of Redeliver (an ID such as `dlv_…`, not a number) added to the path, encoded. */
 export const redeliveryPath: Prepare = function (request) {

@@ -6,7 +6,6 @@ import { collection, feedLocator, listFields, postLocator } from '../common/fiel
 import { MEDIA_CHOICES } from '../../shared/media';
 import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
 import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media';
-import { reshapedRoute } from '../common/reshape';
 import { route } from '../common/routing';
 
 const show = { resource: ['post'] };
@@ -82,15 +81,13 @@ export const postDescription: INodeProperties[] = [
 				value: 'moderateMany',
 				description: 'Approve, reject or delete several posts of a feed in one request',
 				action: 'Moderate many posts',
-				routing: reshapedRoute(
-					{
-						method: 'POST',
-						url: BULK_MODERATION_URL,
-						prepare: [requireOneOf('bulkAction', 'Action', [...BULK_ACTIONS]), bodyIdList('postIds', 'ids', 'Post IDs', { required: true })],
-						verify: 'the posts (Post › Get Many with a Status filter)',
-					},
-					moderationSummary,
-				),
+				routing: route({
+					method: 'POST',
+					url: BULK_MODERATION_URL,
+					prepare: [requireOneOf('bulkAction', 'Action', [...BULK_ACTIONS]), bodyIdList('postIds', 'ids', 'Post IDs', { required: true })],
+					verify: 'the posts (Post › Get Many with a Status filter)',
+					reshape: moderationSummary,
+				}),
 			},
 			{
 				name: 'Pin',

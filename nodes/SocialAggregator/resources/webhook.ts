@@ -4,7 +4,6 @@ import { requireText, requireUpdateFields, requireUrl, bodyEvents } from '../com
 import { DELIVERY_STATUSES } from '../../shared/deliveryLog';
 import { allowHttpOption } from '../../shared/webhookUrl';
 import { collection, listFields, notice, webhookLocator } from '../common/fields';
-import { reshapedRoute } from '../common/reshape';
 import { route } from '../common/routing';
 import { deliveryLogRoute, eventKindsAnswer, markRedelivered, redeliveryPath } from '../common/webhookLog';
 
@@ -99,7 +98,7 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'getEventKinds',
 				description: 'Get the names of the events a webhook can subscribe to, one item per event',
 				action: 'Get the event kinds of webhooks',
-				routing: reshapedRoute({ method: 'GET', url: '/webhook_events', answersList: true }, eventKindsAnswer),
+				routing: route({ method: 'GET', url: '/webhook_events', answersList: true, reshape: eventKindsAnswer }),
 			},
 			{
 				name: 'Get Many',
