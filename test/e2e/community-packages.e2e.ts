@@ -30,7 +30,7 @@ import {
 	type PackedPackage,
 } from './lib';
 
-const NODE_NAMES = ['socialAggregator', 'socialAggregatorData', 'socialAggregatorDataTrigger', 'socialAggregatorTrigger'];
+const NODE_NAMES = ['socialAggregator', 'socialAggregatorData', 'socialAggregatorDataTrigger', 'socialAggregatorFeedTrigger', 'socialAggregatorTrigger'];
 
 /** The same build under another version number, as the next release would be. */
 async function repackAs(pkg: PackedPackage, version: string): Promise<PackedPackage> {

@@ -49,7 +49,7 @@ describe('real n8n with the packed package', () => {
 		const load = ctx.n8n.packageLoad();
 		assert.equal(load.loaded, true, load.error);
 		const served = await ctx.n8n.packageNodeTypes();
-		assert.equal(expectedNodeTypes().length, 4);
+		assert.equal(expectedNodeTypes().length, 5);
 		for (const type of expectedNodeTypes()) assert.ok(served.includes(type), `${type} not served; n8n has ${served.join(', ')}`);
 	});
 

@@ -115,7 +115,7 @@ describe('documentation links resolve to a README heading', () => {
 
 	test('there is a link for every node (primary and credential) and the credential', () => {
 		const nodes = nodeJsonFiles(path.join(ROOT, 'nodes'));
-		expect(nodes).toHaveLength(4);
+		expect(nodes).toHaveLength(5);
 		expect(urls).toHaveLength(nodes.length * 2 + 1);
 	});
 
@@ -127,7 +127,7 @@ describe('documentation links resolve to a README heading', () => {
 	});
 
 	test('each node has a section of its own', () => {
-		expect(new Set(urls.filter(([where]) => where.includes('primaryDocumentation')).map(([, url]) => url)).size).toBe(4);
+		expect(new Set(urls.filter(([where]) => where.includes('primaryDocumentation')).map(([, url]) => url)).size).toBe(5);
 	});
 
 	test("the README's own #links resolve too", () => {

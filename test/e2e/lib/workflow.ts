@@ -15,6 +15,7 @@ export const NODE_TYPES = {
 	data: `${PACKAGE_NAME}.socialAggregatorData`,
 	trigger: `${PACKAGE_NAME}.socialAggregatorTrigger`,
 	dataTrigger: `${PACKAGE_NAME}.socialAggregatorDataTrigger`,
+	feedTrigger: `${PACKAGE_NAME}.socialAggregatorFeedTrigger`,
 } as const;
 
 export interface CredentialRef {

@@ -1,0 +1,185 @@
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import { toList } from '../shared/input';
+import { feedOptions } from '../shared/loadOptions';
+import { retryTiming } from '../shared/retry';
+import { feedPostShape } from '../shared/simplify';
+import { apiRequestChecked, keyBudget } from '../shared/transport';
+import { isDigits } from '../shared/utils';
+import {
+	DEFAULT_MAX_PAGES_PER_FEED,
+	newestPosts,
+	pollFeeds,
+	feedPageAnswer,
+	type FeedPage,
+	type FeedPollState,
+	type FeedPost,
+	type FetchFeedPage,
+} from './feedPoll';
+
+const DEFAULT_TEST_POSTS = 5;
+const NAME = 'Social Aggregator Feed Trigger';
+
+export class SocialAggregatorFeedTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: NAME,
+		name: 'socialAggregatorFeedTrigger',
+		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Feeds " + [].concat($parameter["feedIds"]).join(", ")}}',
+		description: 'Start a workflow on new posts of your feeds (polled: no public address needed, no Data API credits)',
+		defaults: { name: NAME },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'socialAggregatorApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Each poll reads the newest page of each feed (one request per feed when nothing is new) and emits every post not emitted before, oldest first. The first poll after activation only records where each feed stands. Many new posts are read over several pages, and over several polls when the key’s rate limit allows no more now; none are skipped.',
+				name: 'pollNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Feed Names or IDs',
+				name: 'feedIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getFeeds' },
+				required: true,
+				default: [],
+				description:
+					'The feeds whose new posts start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: '',
+				description:
+					'Only posts in this moderation state when the poll reads them. A post that comes into it later (approved after newer posts were emitted) is not emitted.',
+				options: [
+					{ name: 'Any Status', value: '', description: 'Every post as the feed collects it' },
+					{ name: 'Moderated', value: 'moderated', description: 'Held back for review' },
+					{ name: 'Public', value: 'public', description: 'Shown in the feed' },
+					{ name: 'Rejected', value: 'rejected', description: 'Refused by a moderator or the AI moderation' },
+				],
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return a simplified version of each post instead of the raw data',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Pages per Feed and Poll',
+						name: 'maxPagesPerFeed',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 100 },
+						default: DEFAULT_MAX_PAGES_PER_FEED,
+						description:
+							'Pages of 100 posts one poll may read of a feed. When there are more new posts, the next polls read on and then emit them all, oldest first; none are skipped.',
+					},
+					{
+						displayName: 'Posts in a Manual Run',
+						name: 'testPosts',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 100 },
+						default: DEFAULT_TEST_POSTS,
+						description: 'How many of the newest posts Fetch Test Event shows',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		loadOptions: {
+			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				return await feedOptions.call(this);
+			},
+		},
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const feedIds = checkedFeedIds(this);
+		const status = String(this.getNodeParameter('status', '') ?? '');
+		const simplify = this.getNodeParameter('simplify', true) === true;
+		const options = (this.getNodeParameter('options', {}) as IDataObject) ?? {};
+		const fetchPage = feedPageReader(this, status);
+		const toItem = ({ feedId, post }: { feedId: string; post: FeedPost }): INodeExecutionData => {
+			const withFeed: IDataObject = { ...post, feed_id: post.feed_id ?? Number(feedId) };
+			return { json: simplify ? feedPostShape.simplify(withFeed) : withFeed };
+		};
+
+		// n8n runs poll() for Fetch Test Event too, with the mode 'manual': the memory stays as it is.
+		if (this.getMode() === 'manual') {
+			const latest = await newestPosts(feedIds, fetchPage, Number(options.testPosts ?? DEFAULT_TEST_POSTS));
+			return latest.length > 0 ? [latest.map(toItem)] : null;
+		}
+
+		const state = this.getWorkflowStaticData('node') as FeedPollState;
+		// A poll reads no more pages than the key's rate limit allows now; what it leaves is read by the next ones.
+		const budgetLeft = (await keyBudget(this, undefined))?.ledger.left(retryTiming.now());
+		const result = await pollFeeds(status, feedIds, state, fetchPage, {
+			maxPagesPerFeed: Number(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED),
+			budgetLeft,
+		});
+		for (const [feedId, outcome] of Object.entries(result.outcomes)) {
+			if (outcome.kind === 'recorded') {
+				this.logger.info(`${NAME}: recorded where feed ${feedId} stands (post ${outcome.mark}) without emitting its posts`);
+			} else if (outcome.kind === 'held') {
+				this.logger.info(
+					`${NAME}: feed ${feedId} has more new posts than this poll may read (${outcome.count} read so far); the next polls read on and then emit them all, oldest first`,
+				);
+			} else if (outcome.kind === 'notAsked') {
+				this.logger.info(`${NAME}: the key's rate limit allows no more requests now; feed ${feedId} is read by the next poll`);
+			}
+		}
+		// Replaced in place: n8n saves the object it handed out, after the items are emitted.
+		for (const key of Object.keys(state)) delete state[key];
+		Object.assign(state, result.state);
+		return result.posts.length > 0 ? [result.posts.map(toItem)] : null;
+	}
+}
+
+/** The feeds chosen, each an ID of digits, at least one: refused before any request. */
+function checkedFeedIds(ctx: IPollFunctions): string[] {
+	const feedIds = [...new Set(toList(ctx.getNodeParameter('feedIds', [])))];
+	if (feedIds.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Choose at least one feed under Feed Names or IDs');
+	}
+	const wrong = feedIds.find((id) => !isDigits(id));
+	if (wrong !== undefined) {
+		throw new NodeOperationError(ctx.getNode(), `Feed Names or IDs: "${wrong}" is not a feed ID (digits only)`);
+	}
+	return feedIds;
+}
+
+/** One page of `GET /feeds/{id}/posts`, newest first, its answer checked; every post must carry its integer ID. */
+function feedPageReader(ctx: IPollFunctions, status: string): FetchFeedPage {
+	return async (feedId, page, perPage): Promise<FeedPage> => {
+		const path = `/feeds/${feedId}/posts`;
+		const qs: IDataObject = { page, per_page: perPage };
+		if (status !== '') qs.status = status;
+		return await apiRequestChecked(ctx, { method: 'GET', path, qs }, (body, at) => feedPageAnswer(body, { ...at, page }));
+	};
+}

@@ -1,0 +1,156 @@
+import {
+	feedPageAnswer,
+	newestPosts,
+	pollFeeds,
+	recallFeeds,
+	walkFeed,
+	type FeedPollState,
+	type FetchFeedPage,
+} from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
+import { UnusableAnswer } from '../../../nodes/shared/answerShapes';
+
+/** Feeds as the service lists them: newest (highest id) first, pages by offset. */
+class FeedStub {
+	posts: Record<string, number[]> = {};
+	asked: Array<[string, number, number]> = [];
+	private nextId = 1000;
+
+	add(feedId: string, count: number): number[] {
+		const added = Array.from({ length: count }, () => ++this.nextId);
+		this.posts[feedId] = [...added.reverse(), ...(this.posts[feedId] ?? [])];
+		return [...added].reverse();
+	}
+
+	remove(feedId: string, ids: number[]): void {
+		this.posts[feedId] = this.posts[feedId].filter((id) => !ids.includes(id));
+	}
+
+	fetch: FetchFeedPage = async (feedId, page, perPage) => {
+		this.asked.push([feedId, page, perPage]);
+		const all = this.posts[feedId] ?? [];
+		const slice = all.slice((page - 1) * perPage, page * perPage);
+		return { posts: slice.map((id) => ({ id })), totalPages: Math.ceil(all.length / perPage) };
+	};
+}
+
+const ids = (posts: Array<{ post: { id: number } }>) => posts.map((p) => p.post.id);
+
+describe('pollFeeds', () => {
+	it('records the highest id of the newest page on the first poll, one request, nothing emitted', async () => {
+		const api = new FeedStub();
+		api.add('1', 30);
+		const result = await pollFeeds('', ['1'], {}, api.fetch);
+		expect(result.posts).toEqual([]);
+		expect(result.state).toEqual({ filter: '', feeds: { '1': { mark: 1030 } } });
+		expect(api.asked).toEqual([['1', 1, 100]]);
+	});
+
+	it('nothing new: one request per feed; new posts over pages: each once, oldest first, mark moved', async () => {
+		const api = new FeedStub();
+		api.add('1', 30);
+		api.add('2', 3);
+		let state: FeedPollState = (await pollFeeds('', ['1', '2'], {}, api.fetch)).state;
+		api.asked = [];
+		const quiet = await pollFeeds('', ['1', '2'], state, api.fetch);
+		expect(quiet.posts).toEqual([]);
+		expect(api.asked).toEqual([['1', 1, 100], ['2', 1, 100]]);
+
+		const added = api.add('1', 250);
+		api.asked = [];
+		const burst = await pollFeeds('', ['1', '2'], quiet.state, api.fetch);
+		expect(ids(burst.posts)).toEqual(added);
+		expect(api.asked.filter(([feed]) => feed === '1').map(([, page]) => page)).toEqual([1, 2, 3]);
+		state = burst.state;
+		expect(state.feeds?.['1']).toEqual({ mark: added[added.length - 1] });
+	});
+
+	it('never emits a post at or below the mark again (a deleted post restored keeps its id)', async () => {
+		const api = new FeedStub();
+		api.add('1', 5);
+		const first = await pollFeeds('', ['1'], {}, api.fetch);
+		const [a, b] = api.add('1', 2);
+		const second = await pollFeeds('', ['1'], first.state, api.fetch);
+		expect(ids(second.posts)).toEqual([a, b]);
+		api.remove('1', [b]);
+		const third = await pollFeeds('', ['1'], second.state, api.fetch);
+		api.posts['1'] = [b, ...api.posts['1']];
+		const fourth = await pollFeeds('', ['1'], third.state, api.fetch);
+		expect(third.posts).toEqual([]);
+		expect(fourth.posts).toEqual([]);
+	});
+
+	it('a budget spent part way holds what it read and emits it all, in order, once the walk reaches the mark', async () => {
+		const api = new FeedStub();
+		api.add('1', 10);
+		const start = await pollFeeds('', ['1'], {}, api.fetch, { perPage: 10 });
+		const burst = api.add('1', 35);
+		const held = await pollFeeds('', ['1'], start.state, api.fetch, { perPage: 10, budgetLeft: 2 });
+		expect(held.posts).toEqual([]);
+		expect(held.outcomes['1']).toEqual({ kind: 'held', count: 20 });
+		expect(held.state.feeds?.['1'].held?.nextPage).toBe(3);
+		expect(held.state.feeds?.['1'].mark).toBe(start.state.feeds?.['1'].mark);
+
+		const none = await pollFeeds('', ['1'], held.state, api.fetch, { perPage: 10, budgetLeft: 0 });
+		expect(none.outcomes['1']).toEqual({ kind: 'notAsked' });
+		expect(none.state).toEqual(held.state);
+
+		// Posts added meanwhile push the held pages down; the walk reads the last page again and goes on.
+		const later = api.add('1', 4);
+		api.asked = [];
+		const done = await pollFeeds('', ['1'], none.state, api.fetch, { perPage: 10 });
+		expect(ids(done.posts)).toEqual(burst);
+		expect(api.asked.map(([, page]) => page)).toEqual([2, 3, 4]);
+		const after = await pollFeeds('', ['1'], done.state, api.fetch, { perPage: 10 });
+		expect(ids(after.posts)).toEqual(later);
+	});
+
+	it('starts over from page 1 when posts deleted since moved the held pages up past the last one read', async () => {
+		const api = new FeedStub();
+		api.add('1', 10);
+		const start = await pollFeeds('', ['1'], {}, api.fetch, { perPage: 10 });
+		const burst = api.add('1', 40);
+		const held = await pollFeeds('', ['1'], start.state, api.fetch, { perPage: 10, budgetLeft: 3 });
+		expect(held.state.feeds?.['1'].held?.nextPage).toBe(4);
+		// 12 of the posts held are deleted: page 3 now holds only posts older than all it read.
+		const gone = burst.slice(18, 30);
+		api.remove('1', gone);
+		api.asked = [];
+		const done = await pollFeeds('', ['1'], held.state, api.fetch, { perPage: 10 });
+		expect(ids(done.posts)).toEqual(burst);
+		expect(api.asked.map(([, page]) => page)).toEqual([3, 1, 2, 3]);
+	});
+
+	it('another status filter starts afresh; a feed no longer chosen is forgotten', () => {
+		const state: FeedPollState = { filter: 'public', feeds: { '1': { mark: 5 }, '2': { mark: 7 } } };
+		expect(recallFeeds('public', ['2'], state)).toEqual({ '2': { mark: 7 } });
+		expect(recallFeeds('', ['1', '2'], state)).toEqual({});
+	});
+
+	it('walkFeed stops at the end of the list when the mark is below every post', async () => {
+		const api = new FeedStub();
+		const posts = api.add('1', 15);
+		const walk = await walkFeed('1', { mark: 0 }, api.fetch, { pages: 10, perPage: 10 }, () => true);
+		expect(walk.done).toBe(true);
+		expect(walk.posts.map((p) => p.id)).toEqual(posts);
+		expect(walk.requests).toBe(2);
+	});
+});
+
+describe('newestPosts', () => {
+	it('the newest posts over the feeds, oldest first, one page each', async () => {
+		const api = new FeedStub();
+		const a = api.add('1', 3);
+		const b = api.add('2', 3);
+		const latest = await newestPosts(['1', '2'], api.fetch, 4);
+		expect(ids(latest)).toEqual([a[2], ...b]);
+		expect(api.asked).toEqual([['1', 1, 4], ['2', 1, 4]]);
+	});
+});
+
+describe('feedPageAnswer', () => {
+	it('reads posts and total pages; refuses a post without an integer id', () => {
+		expect(feedPageAnswer({ data: [{ id: '12' }], meta: { total_pages: 3 } }, { page: 1 })).toEqual({ posts: [{ id: 12 }], totalPages: 3 });
+		expect(() => feedPageAnswer({ data: [{ id: 'x' }] }, { page: 2 })).toThrow(UnusableAnswer);
+		expect(() => feedPageAnswer({ data: [{}] }, { page: 2 })).toThrow('post 1 has no integer `id`');
+	});
+});
