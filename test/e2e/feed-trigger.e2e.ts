@@ -1,0 +1,136 @@
+/**
+ * The Social Aggregator Feed Trigger in a real n8n, polled by n8n's own scheduler (mode `trigger`,
+ * its memory n8n's poll state): published before `n8n start`, its first poll records where the feed
+ * stands and starts nothing; a poll with nothing new is one request and starts nothing; 250 posts
+ * added between two polls start one execution with all 250, once, oldest first, read over 3 pages;
+ * posts added while n8n is stopped come once after it starts again, and nothing is repeated.
+ *
+ * Polls every 10 seconds: six poll times, "every minute at second 0", "… at second 10", … (n8n
+ * refuses poll times under a minute, one cron at a time; see poll.e2e.ts).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { e2eSuite, node, recordTiming, sleep, waitFor, workflow, type ExecutionResult } from './lib';
+
+const SECONDS = [0, 10, 20, 30, 40, 50];
+const NODE_NAME = 'New Feed Posts';
+
+describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
+	let workflowId = '';
+	let feedId = 0;
+	const ctx = e2eSuite({
+		start: true,
+		beforeStart: async ({ n8n, backend }) => {
+			feedId = backend.fake!.control.seedFeed({ posts: 40, name: 'E2E feed trigger' }).feedId;
+			const trigger = workflow('E2E new feed posts by polling', [], {
+				first: node(
+					'socialAggregatorFeedTrigger',
+					{
+						feedIds: [String(feedId)],
+						simplify: false,
+						pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+					},
+					{ name: NODE_NAME },
+				),
+			});
+			workflowId = await n8n.importWorkflow(trigger);
+			await n8n.publish(workflowId);
+			return { published: [workflowId] };
+		},
+	});
+	const polls = () =>
+		ctx.backend.fake!.control.requests.list({ method: 'GET' }).filter((request) => request.path === `/feeds/${feedId}/posts`);
+	/** Post ids a sync adds now, oldest first. */
+	const addPosts = (count: number) =>
+		ctx.backend
+			.fake!.control.syncFeed(feedId, { newPosts: count })
+			.posts.map((post) => Number(post.id))
+			.sort((a, b) => a - b);
+
+	/** Waits for a scheduled poll to begin, then for it to end (its requests come within a second). */
+	async function nextPoll(): Promise<number> {
+		const before = polls().length;
+		await waitFor('a scheduled poll', () => polls().length > before, { timeoutMs: 25_000, intervalMs: 50 });
+		await sleep(2000);
+		return polls().length - before;
+	}
+
+	async function executions(n: number): Promise<ExecutionResult[]> {
+		const found = await ctx.n8n.waitForExecutions(workflowId, n, { timeoutMs: 40_000 });
+		assert.equal(found.length, n, `expected ${n} execution(s), got ${found.length}`);
+		for (const execution of found) {
+			assert.equal(execution.status, 'success');
+			assert.equal(execution.mode, 'trigger');
+		}
+		return await Promise.all(found.map(async (execution) => await ctx.n8n.execution(execution.id)));
+	}
+	const ids = (execution: ExecutionResult) => execution.items(NODE_NAME).map((item) => Number(item.id));
+
+	it('records where the feed stands at activation and starts nothing', async () => {
+		assert.ok(ctx.backend.fake, 'this test needs test/fake-service');
+		const first = polls();
+		assert.ok(first.length >= 1, 'the activation poll did not reach the service');
+		assert.deepEqual(first[0].query, { page: '1', per_page: '100' });
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 0);
+	});
+
+	it('a scheduled poll with nothing new is one request and starts nothing', async () => {
+		const started = Date.now();
+		const requests = await nextPoll();
+		recordTiming('wait for a scheduled Feed Trigger poll', Date.now() - started);
+		process.stderr.write(`[e2e] requests of a Feed Trigger poll with nothing new: ${requests}\n`);
+		assert.equal(requests, 1);
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 0);
+	});
+
+	it('250 posts added between two polls start one execution with all of them, once, oldest first, over 3 pages', async () => {
+		await nextPoll();
+		const added = addPosts(250);
+		const before = polls().length;
+		const started = Date.now();
+		const [execution] = await executions(1);
+		recordTiming('250 new feed posts until the Feed Trigger workflow ran', Date.now() - started);
+		assert.deepEqual(ids(execution), added);
+		assert.ok(execution.items(NODE_NAME).every((item) => item.feed_id === feedId));
+		assert.deepEqual(
+			polls()
+				.slice(before)
+				.map((request) => request.query.page),
+			['1', '2', '3'],
+		);
+		// The polls after it emit nothing again.
+		assert.equal(await nextPoll(), 1);
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 1);
+	});
+
+	it('posts added while n8n is stopped come once after it starts again; nothing is repeated', async () => {
+		await nextPoll();
+		const port = ctx.n8n.port;
+		await ctx.n8n.stop();
+		const added = addPosts(7);
+		const restarted = Date.now();
+		await ctx.n8n.start({ port, published: [workflowId] });
+		const [newest, burst] = await executions(2);
+		recordTiming('n8n restart until the Feed Trigger emitted the posts added while it was stopped', Date.now() - restarted);
+		assert.deepEqual(ids(newest), added);
+		assert.equal(ids(burst).length, 250);
+		// Two more polls: nothing new, nothing started.
+		await nextPoll();
+		assert.equal(await nextPoll(), 1);
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 2);
+	});
+
+	it('a manual run ("Fetch Test Event") shows the newest posts without touching the memory', async () => {
+		const stored = async () =>
+			JSON.stringify((await ctx.n8n.rest<{ staticData?: unknown }>('GET', `/rest/workflows/${workflowId}`)).staticData);
+		const memory = await stored();
+		assert.match(memory, /"mark":\d+/);
+		const run = await ctx.n8n.runManually(workflowId);
+		run.assertSuccess();
+		const shown = run.items(NODE_NAME).map((item) => Number(item.id));
+		assert.equal(shown.length, 5);
+		assert.deepEqual(shown, [...shown].sort((a, b) => a - b));
+		assert.equal(await stored(), memory);
+	});
+});
