@@ -9,7 +9,10 @@
  *   (two workers checking at once) lets a duplicate through is measured and printed;
  * - a delivery that starts the workflow at a webhook process is answered `{"received":true,"id":…}`
  *   as `application/json`;
- * - the action node's Return All of a 2,000-post feed runs in a worker with every post once.
+ * - the action node's Return All of a 2,000-post feed runs in a worker with every post once;
+ * - the Feed Trigger polls from main (its memory is n8n's poll state, saved by main): activation starts
+ *   nothing, 250 posts added between two polls run once in a worker, oldest first, and posts added while
+ *   main is stopped come once after it starts again, nothing repeated.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -23,12 +26,29 @@ const FEED = SEEDED.feeds.brandMentions;
 // Only this feed: the 2,000-post feed of the Return All test starts nothing.
 const trigger = pinNewPosts('E2E queue post.created', { feedIds: [String(FEED)] });
 
+const FEED_TRIGGER = 'New Feed Posts';
+/** The Feed Trigger polling every 10 seconds (six once-a-minute poll times, as in poll.e2e.ts). */
+const feedTrigger = (feedId: number) =>
+	workflow('E2E queue feed trigger', [], {
+		first: node(
+			'socialAggregatorFeedTrigger',
+			{
+				feedIds: [String(feedId)],
+				simplify: false,
+				pollTimes: { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+			},
+			{ name: FEED_TRIGGER },
+		),
+	});
+
 describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhook processes)', () => {
 	let cluster: QueueCluster;
 	let backend: Backend;
 	let workflowId = '';
 	let returnAllId = '';
 	let bigFeed = 0;
+	let polledFeed = 0;
+	let feedTriggerId = '';
 	const triggerPath = webhookPath(trigger, 'On New Posts');
 
 	before(
@@ -38,6 +58,7 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 			backend = await startBackend({ limits: { enabled: false } });
 			const fake = backend.fake!;
 			bigFeed = fake.control.seedFeed({ posts: 2000, name: 'Two thousand posts' }).feedId;
+			polledFeed = fake.control.seedFeed({ posts: 40, name: 'Polled by the Feed Trigger' }).feedId;
 			cluster = await QueueCluster.create();
 			const n8n = cluster.n8n;
 			n8n.redactor.add(backend.apiKey);
@@ -52,8 +73,10 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 					),
 				]),
 			);
+			feedTriggerId = await n8n.importWorkflow(feedTrigger(polledFeed));
 			await n8n.publish(workflowId);
-			await cluster.startMain({ published: [workflowId] });
+			await n8n.publish(feedTriggerId);
+			await cluster.startMain({ published: [workflowId, feedTriggerId] });
 			await Promise.all([
 				cluster.startProcess('worker', 1),
 				cluster.startProcess('worker', 2),
@@ -234,5 +257,49 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 			new RegExp(`Worker (started|finished) execution ${executionId} `),
 			'the Return All did not run in a worker',
 		);
+	});
+	it('the Feed Trigger polls from main: activation starts nothing; 250 new posts run once in a worker, oldest first; a restart of main loses and repeats nothing', async () => {
+		const fake = backend.fake!;
+		const polls = () => fake.control.requests.list({ method: 'GET' }).filter((request) => request.path === `/feeds/${polledFeed}/posts`);
+		const addPosts = (count: number) =>
+			fake.control
+				.syncFeed(polledFeed, { newPosts: count })
+				.posts.map((post) => Number(post.id))
+				.sort((a, b) => a - b);
+		/** Waits for a scheduled poll to begin and end; answers its requests. */
+		const nextPoll = async () => {
+			const before = polls().length;
+			await waitFor('a scheduled Feed Trigger poll', () => polls().length > before, { timeoutMs: 25_000, intervalMs: 50 });
+			await sleep(2000);
+			return polls().length - before;
+		};
+		const runs = async (count: number) => {
+			const found = await cluster.n8n.waitForExecutions(feedTriggerId, count, { timeoutMs: 60_000 });
+			assert.equal(found.length, count, `expected ${count} Feed Trigger execution(s), got ${found.length}`);
+			for (const execution of found) assert.equal(execution.status, 'success');
+			return found;
+		};
+		const ids = async (executionId: string) =>
+			(await cluster.n8n.execution(executionId)).items(FEED_TRIGGER).map((item) => Number(item.id));
+
+		assert.ok(polls().length >= 1, 'the activation poll did not reach the service');
+		assert.equal(await nextPoll(), 1, 'a poll with nothing new should be one request');
+		assert.equal((await cluster.n8n.executions(feedTriggerId)).length, 0);
+
+		const burst = addPosts(250);
+		const [first] = await runs(1);
+		assert.deepEqual(await ids(first.id), burst);
+		assert.match(cluster.output('worker-1') + cluster.output('worker-2'), new RegExp(`Worker (started|finished) execution ${first.id} `));
+
+		await nextPoll();
+		const port = cluster.n8n.port;
+		await cluster.n8n.stop();
+		const added = addPosts(7);
+		await cluster.startMain({ port, published: [workflowId, feedTriggerId] });
+		const [newest] = await runs(2);
+		assert.deepEqual(await ids(newest.id), added);
+		await nextPoll();
+		assert.equal(await nextPoll(), 1);
+		assert.equal((await cluster.n8n.executions(feedTriggerId)).length, 2, 'a poll after the restart emitted posts again');
 	});
 });
