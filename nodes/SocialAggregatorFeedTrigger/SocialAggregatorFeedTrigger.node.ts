@@ -151,7 +151,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 					`${NAME}: feed ${feedId} has more new posts than this poll may read (${outcome.count} read so far); the next polls read on and then emit them all, oldest first`,
 				);
 			} else if (outcome.kind === 'notAsked') {
-				this.logger.info(`${NAME}: the key's rate limit allows no more requests now; feed ${feedId} is read by the next poll`);
+				this.logger.info(`${NAME}: the key's rate limit allows too few requests now; feed ${feedId} is read first by the next poll`);
 			}
 		}
 		// Replaced in place: n8n saves the object it handed out, after the items are emitted.

@@ -20,6 +20,8 @@ export interface FeedMark extends IDataObject {
 	 * page it stopped before. The next poll reads on from there and then emits them all, oldest first.
 	 */
 	held?: { posts: FeedPost[]; nextPage: number };
+	/** The last poll's budget ran out before this feed was asked: the next poll asks it first. */
+	skipped?: boolean;
 }
 
 /** What the trigger keeps between polls (the node's static data). */
@@ -67,7 +69,7 @@ export type FeedOutcome =
 	| { kind: 'notAsked' };
 
 export interface FeedPollResult {
-	/** New posts of every feed, each oldest first, feed after feed in the order given. */
+	/** New posts of every feed, each oldest first, feed after feed in the order read (those left out last time first). */
 	posts: Array<{ feedId: string; post: FeedPost }>;
 	outcomes: Record<string, FeedOutcome>;
 	requests: number;
@@ -94,7 +96,7 @@ export function recallFeeds(filter: string, feedIds: string[], previous: FeedPol
 		if (!entry || typeof entry.mark !== 'number' || !Number.isFinite(entry.mark)) continue;
 		const held = entry.held;
 		const heldOk = held && Array.isArray(held.posts) && Number.isInteger(held.nextPage) && held.nextPage > 1;
-		marks[feedId] = heldOk ? { mark: entry.mark, held } : { mark: entry.mark };
+		marks[feedId] = { mark: entry.mark, ...(heldOk ? { held } : {}), ...(entry.skipped === true ? { skipped: true } : {}) };
 	}
 	return marks;
 }
@@ -157,6 +159,8 @@ export async function pollFeeds(
 	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(options.perPage ?? FEED_PAGE_SIZE)));
 	const maxPages = Math.max(1, Math.floor(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED));
 	let budget = options.budgetLeft === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(options.budgetLeft));
+	// Reading on from a held walk reads its last page again first: without a second page it would never move on.
+	const resumePages = Math.max(2, maxPages);
 	const spend = () => {
 		if (budget <= 0) return false;
 		budget--;
@@ -168,7 +172,10 @@ export async function pollFeeds(
 	const posts: FeedPollResult['posts'] = [];
 	let requests = 0;
 
-	for (const feedId of feedIds) {
+	// Feeds the budget left out last time (or never reached) come first, so that a tight budget reaches every feed in turn.
+	const waiting = (id: string) => !marks[id] || marks[id].skipped === true;
+	const order = [...feedIds.filter(waiting), ...feedIds.filter((id) => !waiting(id))];
+	for (const feedId of order) {
 		const memory = marks[feedId];
 		if (!memory) {
 			if (!spend()) {
@@ -182,7 +189,14 @@ export async function pollFeeds(
 			outcomes[feedId] = { kind: 'recorded', mark };
 			continue;
 		}
-		const walk = await walkFeed(feedId, memory, fetchPage, { pages: maxPages, perPage }, spend);
+		const resuming = memory.held !== undefined && memory.held.nextPage > 2;
+		if (resuming && budget < 2) {
+			next[feedId] = { ...memory, skipped: true };
+			outcomes[feedId] = { kind: 'notAsked' };
+			continue;
+		}
+		const pages = memory.held ? resumePages : maxPages;
+		const walk = await walkFeed(feedId, { mark: memory.mark, held: memory.held }, fetchPage, { pages, perPage }, spend);
 		requests += walk.requests;
 		if (walk.done) {
 			const mark = walk.posts.reduce((highest, post) => Math.max(highest, post.id), memory.mark);
@@ -190,7 +204,7 @@ export async function pollFeeds(
 			outcomes[feedId] = { kind: 'emitted', posts: walk.posts };
 			posts.push(...walk.posts.map((post) => ({ feedId, post })));
 		} else if (walk.requests === 0) {
-			next[feedId] = memory;
+			next[feedId] = { ...memory, skipped: true };
 			outcomes[feedId] = { kind: 'notAsked' };
 		} else {
 			next[feedId] = { mark: memory.mark, held: { posts: walk.posts, nextPage: walk.nextPage } };

@@ -92,12 +92,17 @@ describe('pollFeeds', () => {
 
 		const none = await pollFeeds('', ['1'], held.state, api.fetch, { perPage: 10, budgetLeft: 0 });
 		expect(none.outcomes['1']).toEqual({ kind: 'notAsked' });
-		expect(none.state).toEqual(held.state);
+		expect(none.state.feeds?.['1']).toEqual({ ...held.state.feeds?.['1'], skipped: true });
+		// One request left is not enough to read on (the last page again, then the next): it waits for two.
+		api.asked = [];
+		const one = await pollFeeds('', ['1'], none.state, api.fetch, { perPage: 10, budgetLeft: 1 });
+		expect(one.outcomes['1']).toEqual({ kind: 'notAsked' });
+		expect(api.asked).toEqual([]);
 
 		// Posts added meanwhile push the held pages down; the walk reads the last page again and goes on.
 		const later = api.add('1', 4);
 		api.asked = [];
-		const done = await pollFeeds('', ['1'], none.state, api.fetch, { perPage: 10 });
+		const done = await pollFeeds('', ['1'], one.state, api.fetch, { perPage: 10 });
 		expect(ids(done.posts)).toEqual(burst);
 		expect(api.asked.map(([, page]) => page)).toEqual([2, 3, 4]);
 		const after = await pollFeeds('', ['1'], done.state, api.fetch, { perPage: 10 });
@@ -118,6 +123,33 @@ describe('pollFeeds', () => {
 		const done = await pollFeeds('', ['1'], held.state, api.fetch, { perPage: 10 });
 		expect(ids(done.posts)).toEqual(burst);
 		expect(api.asked.map(([, page]) => page)).toEqual([3, 1, 2, 3]);
+	});
+
+	it('a burst with one page per poll moves on by a page each poll and emits it all once', async () => {
+		const api = new FeedStub();
+		api.add('1', 10);
+		let state = (await pollFeeds('', ['1'], {}, api.fetch, { perPage: 10 })).state;
+		const burst = api.add('1', 45);
+		const emitted: number[] = [];
+		for (let poll = 0; poll < 10 && emitted.length < 45; poll++) {
+			const result = await pollFeeds('', ['1'], state, api.fetch, { perPage: 10, maxPagesPerFeed: 1 });
+			emitted.push(...ids(result.posts));
+			state = result.state;
+		}
+		expect(emitted).toEqual(burst);
+	});
+
+	it('a budget too small for every feed reaches the feeds it left out first on the next poll', async () => {
+		const api = new FeedStub();
+		for (const feed of ['1', '2', '3']) api.add(feed, 3);
+		let state = (await pollFeeds('', ['1', '2', '3'], {}, api.fetch)).state;
+		const added = { '1': api.add('1', 1), '2': api.add('2', 1), '3': api.add('3', 1) };
+		const first = await pollFeeds('', ['1', '2', '3'], state, api.fetch, { budgetLeft: 2 });
+		expect(first.posts.map((p) => p.feedId)).toEqual(['1', '2']);
+		expect(first.outcomes['3']).toEqual({ kind: 'notAsked' });
+		state = first.state;
+		const second = await pollFeeds('', ['1', '2', '3'], state, api.fetch, { budgetLeft: 1 });
+		expect(second.posts).toEqual([{ feedId: '3', post: { id: added['3'][0] } }]);
 	});
 
 	it('another status filter starts afresh; a feed no longer chosen is forgotten', () => {
