@@ -1,7 +1,7 @@
 /**
- * The contract is in the repository: every rule a comment in `nodes/` or `credentials/` cites as
- * `docs/service.md#<anchor>` is an anchor of that page, and no file there points at a contract kept
- * outside the repository, which a clone does not have.
+ * The contract is in the repository: every rule a comment in `nodes/` or `credentials/` (or a test, or
+ * a document) cites as `docs/service.md#<anchor>` is an anchor of that page, and no file in `nodes/` or
+ * `credentials/` points at a contract kept outside the repository, which a clone does not have.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,10 +21,10 @@ function filesUnder(folder: string, keep: (name: string) => boolean): string[] {
 	});
 }
 
-const sources = SOURCE_FOLDERS.flatMap((folder) => filesUnder(folder, () => true)).map((file) => ({
-	file,
-	text: readFileSync(path.join(ROOT, file), 'utf8'),
-}));
+const read = (file: string) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') });
+const sources = SOURCE_FOLDERS.flatMap((folder) => filesUnder(folder, () => true)).map(read);
+/** What else cites the page: the tests and the documents beside the code. */
+const others = [...filesUnder('test', () => true), 'CONTRIBUTING.md', path.join('bench', 'README.md')].map(read);
 
 /** The anchors `<a id="…"></a>` of a page, in order. */
 function anchorsOf(markdown: string): string[] {
@@ -57,6 +57,13 @@ describe('docs/service.md, the contract the code cites', () => {
 	it('has every rule a comment in nodes/ or credentials/ cites', () => {
 		const cited = sources.flatMap(({ file, text }) => citationsIn(text).map((c) => ({ ...c, file })));
 		expect(cited.length).toBeGreaterThan(30);
+		const unresolved = cited.filter(({ anchor }) => !anchors.includes(anchor)).map((c) => `${c.file}:${c.line} #${c.anchor}`);
+		expect(unresolved).toEqual([]);
+	});
+
+	it('has every rule a test or CONTRIBUTING.md cites', () => {
+		const cited = others.flatMap(({ file, text }) => citationsIn(text).map((c) => ({ ...c, file })));
+		expect(cited.length).toBeGreaterThan(5);
 		const unresolved = cited.filter(({ anchor }) => !anchors.includes(anchor)).map((c) => `${c.file}:${c.line} #${c.anchor}`);
 		expect(unresolved).toEqual([]);
 	});
