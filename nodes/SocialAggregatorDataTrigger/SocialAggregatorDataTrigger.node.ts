@@ -163,7 +163,7 @@ async function manualRun(ctx: IPollFunctions, search: DataSearch, options: IData
 	return all.length > 0 ? [all] : null;
 }
 
-/** The search the parameters describe, refused when SPEC.md rules it out. */
+/** The search the parameters describe, refused when docs/service.md#term-types rules it out. */
 function validatedSearch(ctx: IPollFunctions): DataSearch {
 	const search = { term: ctx.getNodeParameter('term', ''), platforms: ctx.getNodeParameter('platforms', []) };
 	return validOrThrow(ctx.getNode(), checkDataSearch({ ...search, termType: ctx.getNodeParameter('termType', AUTO_DETECT) }));

@@ -127,7 +127,7 @@ export async function runProfileLookup(
 			}),
 		fetchRound: async ({ platforms }) => {
 			const { data, statuses: reported } = await fetch(platforms);
-			// Without a report, a platform whose profiles came back is fine (SPEC.md does not show this answer).
+			// Without a report, a platform whose profiles came back is fine (reports may be missing: docs/service.md#profiles).
 			const unreported = platforms.filter(
 				(p) => !platformStatus(reported, p) && data.some((d) => matchPlatform(d.platform, [p])),
 			);
