@@ -210,7 +210,7 @@ export function toolOutputFields(show: Show, shape: RecordShape): INodePropertie
 			options: [
 				{ name: 'Raw', value: 'raw', description: 'Every field the service answers' },
 				{ name: 'Selected Fields', value: 'selected', description: `Only the fields you select, and ${always}` },
-				{ name: 'Simplified', value: 'simplified', description: 'The few fields most tasks need (see the README)' },
+				{ name: 'Simplified', value: 'simplified', description: 'At most ten flat fields, the ones most tasks need' },
 			],
 			displayOptions: { show: { ...show, '@tool': [true] } },
 		},
