@@ -9,9 +9,13 @@
 //      verification) through its exported analysis, as n8n runs it on a published package: on the
 //      source (package.json, nodes/, credentials/) and on the tarball's JavaScript and package.json.
 //      Its command line wants a name published on npm; the analysis is the same.
+//   4. checks what n8n's verification asks of the package beyond the scanner: an MIT licence (package.json
+//      and LICENSE.md), package.json's repository and homepage naming the same GitHub repository, the release
+//      workflow publishing with provenance, and the scanner installed here being n8n's latest (when the
+//      registry answers; offline that check is skipped and says so).
 // Prints the tarball's files and size. Exits 1 on any failure.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,9 +30,61 @@ const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(scannerPath);
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const failures = [];
+
+/** `owner/name` of a GitHub repository address (git+https, https or ssh), lower case; none for another host. */
+function githubRepository(address) {
+	const match = /^(?:git\+)?(?:https:\/\/|ssh:\/\/git@|git@|git:\/\/)?(?:www\.)?github\.com[/:]([^/#?]+)\/([^/#?]+?)(?:\.git)?\/?(?:[#?].*)?$/i.exec(
+		String(address ?? ''),
+	);
+	return match ? `${match[1]}/${match[2]}`.toLowerCase() : undefined;
+}
+
+/** What n8n's verification asks of the package's source that neither its lint rules nor its scanner check. */
+function verificationFailures() {
+	const found = [];
+	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+	if (manifest.license !== 'MIT') found.push(`package.json's license is ${JSON.stringify(manifest.license)}, not MIT`);
+	const licence = existsSync(path.join(root, 'LICENSE.md')) ? readFileSync(path.join(root, 'LICENSE.md'), 'utf8') : '';
+	if (!/^MIT License\b/.test(licence.trim())) found.push('LICENSE.md is missing or is not the MIT licence');
+	const repository = githubRepository(typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url);
+	const homepage = githubRepository(manifest.homepage);
+	if (!repository) found.push(`package.json's repository is not a GitHub repository: ${JSON.stringify(manifest.repository)}`);
+	else if (homepage !== repository) found.push(`package.json's homepage (${manifest.homepage}) is not its repository (${repository})`);
+	const release = path.join(root, '.github', 'workflows', 'release.yml');
+	const workflow = existsSync(release) ? readFileSync(release, 'utf8') : '';
+	if (!/npm publish\b[^\n]*--provenance/.test(workflow) || !/id-token:\s*write/.test(workflow)) {
+		found.push('.github/workflows/release.yml does not publish with provenance (npm publish --provenance, id-token: write)');
+	}
+	return found;
+}
+
+/** The scanner's latest version on npm, or none when the registry does not answer. */
+function latestScanner() {
+	try {
+		const out = execFileSync('npm', ['view', '@n8n/scan-community-package', 'version', '--json'], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+			timeout: 30_000,
+		});
+		return JSON.parse(out);
+	} catch {
+		return undefined;
+	}
+}
+
 const work = mkdtempSync(path.join(tmpdir(), 'n8n-package-check-'));
 
 try {
+	const verification = verificationFailures();
+	failures.push(...verification);
+	if (verification.length === 0) say('licence MIT, repository and homepage one GitHub repository, release with provenance: passed');
+	const installed = createRequire(scannerPath)('../package.json').version;
+	const latest = latestScanner();
+	if (latest === undefined) say(`n8n scanner ${installed}: the registry did not answer, so whether it is the latest is not checked`);
+	else if (latest !== installed) failures.push(`n8n's scanner is at ${latest}, this package checks with ${installed}: npm install -D @n8n/scan-community-package@${latest}`);
+	else say(`n8n scanner ${installed}: the latest`);
+
 	let tarball = process.env.PACKAGE_TARBALL;
 	if (!tarball) {
 		const started = Date.now();

@@ -20,9 +20,7 @@ export class SocialAggregator implements INodeType {
 		name: 'socialAggregator',
 		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['transform'],
-		// 1.1: Simplify and Output Fields on the post reads; version 1 keeps its raw output.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Manage social feeds: sources, posts and moderation, embed codes, analytics, users, connected accounts and webhooks. One-off post lookups on the platforms, which spend credits, are in the Social Aggregator Data node.',

@@ -21,10 +21,7 @@ export class SocialAggregatorData implements INodeType {
 		group: ['input'],
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description: 'Search recent social posts across platforms, look up profiles and request API keys',
-		// 1.1: Simplify and Output Fields on Post › Search and Profile › Look Up, one item per profile; version 1
-		// keeps its raw output.
-		defaultVersion: 1.1,
-		version: [1, 1.1],
+		version: 1,
 		defaults: { name: 'Social Aggregator Data' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

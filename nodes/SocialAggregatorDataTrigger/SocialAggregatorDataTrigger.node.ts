@@ -27,10 +27,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		name: 'socialAggregatorDataTrigger',
 		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['trigger'],
-		// 2: On Platform Failure as the Data node names it (continue with status items, or fail the poll). Version 1
-		// keeps its choice (a failed platform logged, or status items) for the workflows saved with it.
-		version: [1, 2],
-		defaultVersion: 2,
+		version: 1,
 		subtitle: '={{$parameter["term"]}}',
 		// n8n's node panel shows this for its one "Social Aggregator Data" entry (action node and trigger)
 		description:
@@ -86,29 +83,6 @@ export class SocialAggregatorDataTrigger implements INodeType {
 						default: 'continue',
 						description:
 							'What happens when a platform still fails after its retry. The other platforms’ posts are never lost.',
-						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-					},
-					{
-						displayName: 'On Platform Failure',
-						name: 'platformErrors',
-						type: 'options',
-						options: [
-							{
-								name: 'Continue With a Warning',
-								value: 'log',
-								description: 'The other platforms go on; the failure is written to the n8n log',
-							},
-							{
-								name: 'Continue With a Status Item per Failed Platform',
-								value: 'emit',
-								description:
-									'Keep the other platforms’ posts and add an item with the failed platform’s error_code and message',
-							},
-						],
-						default: 'log',
-						description:
-							'What happens when platforms fail. With Continue With a Warning, a poll where every platform fails is an error.',
-						displayOptions: { show: { '@version': [1] } },
 					},
 					{
 						displayName: 'Posts in a Manual Run',
@@ -189,7 +163,7 @@ async function manualRun(ctx: IPollFunctions, search: DataSearch, options: IData
 	return all.length > 0 ? [all] : null;
 }
 
-/** The search the parameters describe, refused when SPEC.md rules it out. */
+/** The search the parameters describe, refused when docs/service.md#term-types rules it out. */
 function validatedSearch(ctx: IPollFunctions): DataSearch {
 	const search = { term: ctx.getNodeParameter('term', ''), platforms: ctx.getNodeParameter('platforms', []) };
 	return validOrThrow(ctx.getNode(), checkDataSearch({ ...search, termType: ctx.getNodeParameter('termType', AUTO_DETECT) }));
@@ -197,8 +171,7 @@ function validatedSearch(ctx: IPollFunctions): DataSearch {
 
 /**
  * What the poll does with failed platforms, as On Platform Failure says: a status item each (Continue), or the poll's
- * error naming them (Fail the Poll). Version 1: logged only (Continue With a Warning: a poll where every platform
- * failed is an error), or a status item each.
+ * error naming them (Fail the Poll).
  */
 function reportFailures(
 	ctx: IPollFunctions,
@@ -208,20 +181,12 @@ function reportFailures(
 ): INodeExecutionData[] {
 	if (failures.length === 0) return [];
 	const lines = failures.map((f) => `${platformLabel(f.platform)}: ${f.message} (${f.code})`).join('; ');
-	const choice = failureChoice(ctx.getNode().typeVersion, options);
-	if (choice === 'fail' || (choice === 'log' && failures.length >= search.platforms.length)) {
+	if (options.onPlatformFailure === 'fail') {
 		const every = failures.length >= search.platforms.length;
 		throw new NodeOperationError(ctx.getNode(), `${every ? 'Every platform failed' : 'Some platforms failed'}: ${lines}`, {
 			description: 'Check the term and term type for these platforms; the next poll tries again.',
 		});
 	}
 	ctx.logger.warn(`Social Aggregator Data Trigger: some platforms failed, the others went on: ${lines}`);
-	if (choice === 'log') return [];
 	return failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) }));
-}
-
-/** On Platform Failure as chosen, in either version's names. */
-function failureChoice(version: number, options: IDataObject): 'continue' | 'fail' | 'log' {
-	if (version < 2) return options.platformErrors === 'emit' ? 'continue' : 'log';
-	return options.onPlatformFailure === 'fail' ? 'fail' : 'continue';
 }

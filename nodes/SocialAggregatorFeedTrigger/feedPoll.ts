@@ -38,7 +38,7 @@ export interface FeedPage {
 	totalPages?: number;
 }
 
-/** A page answer checked (SPEC.md's list shape) and read: every post must carry an integer ID, which the mark compares. */
+/** A page answer checked (the list shape of docs/service.md#paging) and read: every post must carry an integer ID, which the mark compares. */
 export function feedPageAnswer(body: unknown, at: { page: number; statusCode?: number }): FeedPage {
 	const { data, meta } = listAnswer(body, at);
 	const posts = data.map((post, index) => {

@@ -40,10 +40,11 @@ export class SocialAggregatorTrigger implements INodeType {
 		name: 'socialAggregatorTrigger',
 		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['trigger'],
-		// Version 2 behaves as 1. n8n evaluates an expression for every request to a webhook node of
-		// version 1 (its Webhook node's old binary option), which takes an expression isolate: from 2 on,
-		// a delivery's webhook phase evaluates none (see README, "Webhook performance").
-		version: [1, 2],
+		// Not 1: for any webhook node saved at typeVersion exactly 1, n8n evaluates an expression on every request
+		// (its Webhook node's old binary option; parseRequestBody in n8n's webhook-helpers), which takes an
+		// expression isolate even where n8n acquires them lazily. At 2 a delivery's webhook phase evaluates none
+		// (bench/README.md, "Webhook performance").
+		version: 2,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		// n8n's node panel shows this for its one "Social Aggregator" entry (action node and trigger)
 		description:
@@ -191,7 +192,7 @@ export class SocialAggregatorTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
 		const headers = request.headers as HeaderBag;
-		// From version 2 n8n reads the body only for the content types it parses (JSON among them); one whose
+		// Above version 1 n8n reads the body only for the content types it parses (JSON among them); one whose
 		// Content-Length is over the cap stays unread.
 		const readable = sizeRefusal(headers, undefined) === undefined;
 		if (request.rawBody === undefined && readable && typeof request.readRawBody === 'function') await request.readRawBody();

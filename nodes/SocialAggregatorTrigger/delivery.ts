@@ -242,8 +242,12 @@ export function idText(id: unknown): string | undefined {
 	return typeof id === 'number' ? String(id) : undefined;
 }
 
-/** Keys (a string and its colon), other strings, brackets and bare values (numbers, true, null), in order. */
-const JSON_TOKEN = /("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[[\]{}]|[^\s,:[\]{}"]+/g;
+/**
+ * Keys (a string and its colon), other strings, brackets and bare values (numbers, true, null), in order. A string is
+ * matched as runs of plain characters between escapes: one alternation per character recurses in the regex engine and
+ * overflows its stack on a string of a few megabytes, which a delivery under the size cap may hold.
+ */
+const JSON_TOKEN = /("[^"\\]*(?:\\.[^"\\]*)*")\s*:|"[^"\\]*(?:\\.[^"\\]*)*"|[[\]{}]|[^\s,:[\]{}"]+/g;
 
 /**
  * The top-level `id` as written, the last one when the key comes twice (as JSON.parse reads it):

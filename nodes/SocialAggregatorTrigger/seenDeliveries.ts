@@ -4,11 +4,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { idText } from './delivery';
 
 /**
- * Keys kept in n8n's database per trigger, the oldest dropped first. A delivery takes two (its own
- * and the key older versions wrote), four when its execution ran in another process than the one
- * that received it (two tie-break keys): 5,000 deliveries in one n8n, 2,500 in queue mode. The
- * service retries a delivery only until it gives up (a subscription is disabled after 10 failed
- * deliveries in a row), so a copy comes within that span; the README says what it covers.
+ * Keys kept in n8n's database per trigger, the oldest dropped first. A delivery takes one, three
+ * when its execution ran in another process than the one that received it (two tie-break keys):
+ * 10,000 deliveries in one n8n, 3,333 in queue mode. The service retries a delivery only until it
+ * gives up (a subscription is disabled after 10 failed deliveries in a row), so a copy comes within
+ * that span; docs/exactly-once.md says what it covers.
  */
 export const PROCESSED_KEYS_KEPT = 10_000;
 
@@ -31,15 +31,6 @@ const ROUND_PREFIX = 'round';
 
 export const deliveryKey = (id: string) => `${DELIVERY_PREFIX}${id}`;
 const roundKey = (round: number, id: string) => `${ROUND_PREFIX}${round}:${id}`;
-
-/**
- * The key older versions recorded for a delivery (its bare id), checked in the same write so a
- * retry of a delivery they handled is still recognised; none for an id that could be read as a key
- * of the namespaces above.
- */
-function legacyKey(id: string): string[] {
-	return id.startsWith(DELIVERY_PREFIX) || id.startsWith(ROUND_PREFIX) ? [] : [id];
-}
 
 /** Check-and-record over n8n's database: which of `ids` were recorded before this call. */
 export interface ProcessedStore {
@@ -144,9 +135,8 @@ export async function claimDeliveries(
 ): Promise<Set<string>> {
 	const unique = [...new Set(ids)].filter((id): id is string => id !== undefined);
 	if (unique.length === 0) return new Set();
-	const keysOf = (id: string) => [deliveryKey(id), ...legacyKey(id)];
-	const seen = await checkInTurn(store, key, unique.flatMap(keysOf));
-	let claimed = new Set(unique.filter((id) => !keysOf(id).some((k) => seen.has(k))));
+	const seen = await checkInTurn(store, key, unique.map(deliveryKey));
+	let claimed = new Set(unique.filter((id) => !seen.has(deliveryKey(id))));
 	for (let round = 2; tieBreak && round <= TIE_BREAK_ROUNDS + 1 && claimed.size > 0; round++) {
 		await sleep(ROUND_MIN_MS + Math.floor(random() * ROUND_SPREAD_MS));
 		const taken = await checkInTurn(store, key, [...claimed].flatMap((id) => [deliveryKey(id), roundKey(round, id)]));

@@ -4,7 +4,7 @@ import { apiError } from './errors';
 import { isEmptyValue, isObject, nonBlankText } from './utils';
 import type { ListMeta, PlatformStatus } from './types';
 
-/** Checks of answers against SPEC.md's shapes before any item is made: a wrong answer taken as right loses items silently. */
+/** Checks of answers against their shapes before any item is made (docs/service.md#answers): a wrong answer taken as right loses items silently. */
 
 /** Why an answer cannot be used, in the user's words; `page` when it was a page of a list. */
 export class UnusableAnswer extends Error {
@@ -93,7 +93,7 @@ export function recordAnswer(body: unknown, at?: AnswerAt): IDataObject {
 export function dataApiAnswer(
 	body: unknown,
 	at?: AnswerAt,
-	/** Profile look-ups may come without platform reports (SPEC.md does not show their shape). */
+	/** Profile look-ups may come without platform reports (docs/service.md#profiles). */
 	reportsOptional = false,
 ): { data: IDataObject[]; statuses: PlatformStatus[] } {
 	const data = records(dataOf(body, at), '`data`', at);

@@ -1,6 +1,6 @@
 import { refuse, type Checked } from './refusal';
 
-/** The version prefix every path of SPEC.md sits under; `{base_url}` ends in it. */
+/** The version prefix every path of the service sits under; the Base URL ends in it (docs/service.md#base-url). */
 const VERSION_PREFIX = '/v1';
 
 const HINT = `Enter the address of the API up to and including its version prefix ${VERSION_PREFIX}, for example https://api.example.com${VERSION_PREFIX}.`;

@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { plural } from './utils';
 
 /**
- * A key's request budget (SPEC.md Limits: 300 requests an hour with a burst of 60 a minute by default) and what this
+ * A key's request budget (docs/service.md#rate-limits: 300 requests an hour with a burst of 60 a minute by default) and what this
  * process has spent of it. The service documents no rate-limit headers; where it sends `X-RateLimit-*`, they win.
  * Planning reads it so that a Return All too big for what is left is refused before it spends more.
  */
@@ -11,7 +11,7 @@ import { plural } from './utils';
 export interface KeyLimits {
 	/** Requests a key may send per window; 0: unknown, so nothing is planned. */
 	perWindow: number;
-	/** The window: SPEC.md's hour, unless the service tells another in its headers. */
+	/** The window: the documented hour (docs/service.md#rate-limits), unless the service tells another in its headers. */
 	windowMs: number;
 	/** Requests per burst window (a sixtieth of the window: a minute of the hour); 0: none. */
 	burst: number;
@@ -250,7 +250,7 @@ export function duration(ms: number): string {
 	return `${Math.ceil(seconds / 60)} min`;
 }
 
-/** The credits of a Data API page per platform (SERVICE-NOTES.md): 1, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook. */
+/** The credits of a Data API page per platform (docs/service.md#credits): 1, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook. */
 const PLATFORM_CREDITS: Record<string, number> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
 
 export function platformCredits(platform: string): number {

@@ -6,7 +6,7 @@ export const MAX_PER_PAGE = 100;
 export const DATA_TERM_TYPES = ['username', 'hashtag', 'channel', 'mentions', 'reviews'] as const;
 export type DataTermType = (typeof DATA_TERM_TYPES)[number];
 
-/** SPEC.md's Data API platforms and their term types: the dropdown fallback, and the rule checked before any request. */
+/** The Data API's platforms and their term types (docs/service.md#term-types): the dropdown fallback, and the rule checked before any request. */
 export const DATA_API_TERM_TYPES: Record<string, DataTermType[]> = {
 	Bluesky: ['username', 'hashtag'],
 	Twitter: ['username', 'hashtag', 'mentions'],

@@ -3,11 +3,11 @@ import { toList } from './input';
 import { canonicalPlatform, platformLabel } from './platforms';
 import { refuse, type Checked, type InputRefusal } from './refusal';
 
-/** A Data API search, shared by the Data node and the Data Trigger: checks by SPEC.md's table, and one round's request. */
+/** A Data API search, shared by the Data node and the Data Trigger: checks by docs/service.md#term-types, and one round's request. */
 
 export interface DataSearch {
 	term: string;
-	/** Canonical platform names (as SPEC.md spells them), in the order given, without repeats. */
+	/** Canonical platform names (as the service spells them: docs/service.md#platforms), in the order given, without repeats. */
 	platforms: string[];
 	/** The term type to send; undefined to let the service infer it (auto-detect). */
 	termType?: DataTermType;
@@ -21,7 +21,7 @@ interface CheckedDataSearch extends DataSearch {
 /** The Term Type value that leaves `term_type` out, so the service infers it from the term. */
 export const AUTO_DETECT = 'auto';
 
-/** The term type the service applies when none is sent (SPEC.md, GET /data/posts: `#` hashtag, else username). */
+/** The term type the service applies when none is sent (docs/service.md#data-posts: `#` hashtag, else username). */
 export function inferredTermType(term: string): DataTermType {
 	return term.trim().startsWith('#') ? 'hashtag' : 'username';
 }

@@ -4,7 +4,7 @@ import { AUTO_DETECT } from './dataSearch';
 
 /** A Data API search's parameters as the Data node and the Data Trigger show them; checked by `checkDataSearch`. */
 
-/** Credits one page of a platform spends (SERVICE-NOTES.md); every platform not named spends 1. */
+/** Credits one page of a platform spends (docs/service.md#credits); every platform not named spends 1. */
 export const PAGE_CREDITS: Readonly<Record<string, number>> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
 
 /** "1 for most platforms, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook", from `PAGE_CREDITS`. */
@@ -19,7 +19,7 @@ function creditList(): string {
 /** What a page costs, for the hints where platforms, Return All and page counts are chosen. */
 export const PAGE_COST = `Each page a platform returns spends credits: ${creditList()}.`;
 
-/** The platforms multi-select: live from GET /platforms (connection-free ones), SPEC.md’s table as fallback. */
+/** The platforms multi-select: live from GET /platforms (connection-free ones), docs/service.md#term-types as fallback. */
 export const platformsField: INodeProperties = {
 	displayName: 'Platform Names or IDs',
 	name: 'platforms',

@@ -5,7 +5,7 @@ import { findInPages } from './pages';
 import type { RetryPolicy } from './retry';
 import { apiRequestChecked, apiRequestFull } from './transport';
 
-// A subscription's delivery log and its redelivery (SERVICE-NOTES.md, "Webhooks"): the most likely paths, not
+// A subscription's delivery log and its redelivery (docs/service.md#delivery-log): the most likely paths, not
 // confirmed, so a 404 may mean the service does not offer them. Read here for every node that uses the log.
 
 /** The delivery statuses the log's `status` filter takes. */

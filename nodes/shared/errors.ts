@@ -16,7 +16,7 @@ interface ApiErrorAction extends IDataObject {
 	checkout_url?: string;
 }
 
-/** SPEC.md's error envelope; every field is checked before it is used. */
+/** The service's error envelope (docs/service.md#errors); every field is checked before it is used. */
 interface ApiErrorEnvelope {
 	error: {
 		code: string;
@@ -99,7 +99,7 @@ export function apiError(
 	return error;
 }
 
-/** SPEC.md's error envelope as an n8n error: its message, then `details` per field, the action's link and advice. */
+/** The service's error envelope (docs/service.md#errors) as an n8n error: its message, then `details` per field, the action's link and advice. */
 export function apiErrorFromResponse(
 	node: INode,
 	response: ApiResponse,

@@ -210,24 +210,24 @@ export async function fetchPlatforms(this: ILoadOptionsFunctions): Promise<Platf
 	return choices;
 }
 
-/** SPEC.md's term types of a platform; none for a platform outside its table. */
+/** A platform's term types in docs/service.md#term-types; none for a platform outside that table. */
 function specTermTypes(platform: string): string[] {
 	return Object.prototype.hasOwnProperty.call(DATA_API_TERM_TYPES, platform) ? DATA_API_TERM_TYPES[platform] : [];
 }
 
-/** Platform options by name; SPEC.md's table when the service lists none. */
+/** Platform options by name; the table of docs/service.md#term-types when the service lists none. */
 function platformOptions(listed: INodePropertyOptions[]): INodePropertyOptions[] {
 	const spec = (platform: string) => ({ name: PLATFORM_DISPLAY_NAMES[platform] ?? platform, value: platform });
 	const options = listed.length > 0 ? listed : Object.keys(DATA_API_TERM_TYPES).map(spec);
 	return options.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Every platform a feed source can use; SPEC.md's table when the answer lists none. */
+/** Every platform a feed source can use; the table of docs/service.md#term-types when the answer lists none. */
 export async function getPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return platformOptions((await fetchPlatforms.call(this)).map((p) => p.option));
 }
 
-/** The chosen platform's term types with what each needs; SPEC.md's when the answer lists none. */
+/** The chosen platform's term types with what each needs; those of docs/service.md#term-types when the answer lists none. */
 export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = String(this.getCurrentNodeParameter('platform') ?? '');
 	const listed = (await fetchPlatforms.call(this)).find((p) => p.option.value === chosen)?.termTypes ?? [];
@@ -239,7 +239,7 @@ export async function getTermTypes(this: ILoadOptionsFunctions): Promise<INodePr
 	});
 }
 
-/** Platforms the Data API searches without a connection; SPEC.md's table when the service cannot say, as while setting up. */
+/** Platforms the Data API searches without a connection; the table of docs/service.md#term-types when the service cannot say, as while setting up. */
 export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const platforms = await fetchPlatforms.call(this).catch((error: Error) => {
 		this.logger.debug('Platform list unavailable, using the built-in table', { error: error.message });
@@ -248,7 +248,7 @@ export async function getDataPlatforms(this: ILoadOptionsFunctions): Promise<INo
 	const searchable = platforms
 		.filter(({ option, termTypes }) => {
 			const spec = specTermTypes(String(option.value));
-			// An entry without term types is taken at SPEC.md's word.
+			// An entry without term types is taken at the table's word (docs/service.md#term-types).
 			if (termTypes === undefined) return spec.length > 0;
 			return termTypes.some((t) => !t.needsConnection && spec.includes(String(t.option.value)));
 		})

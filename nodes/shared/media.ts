@@ -14,7 +14,7 @@ export type MediaChoice = 'all' | 'images' | 'videos' | 'first';
 
 export const MEDIA_CHOICES: MediaChoice[] = ['all', 'images', 'videos', 'first'];
 
-/** SPEC.md shows the type `image` only; these names are read as images or videos too. */
+/** The service documents the type `image` only (docs/service.md#media); these names are read as images or videos too. */
 const IMAGE_TYPES = ['image', 'photo', 'gif', 'animated_gif'];
 const VIDEO_TYPES = ['video'];
 

@@ -1,14 +1,14 @@
 import { DATA_API_TERM_TYPES, PLATFORM_DISPLAY_NAMES } from './constants';
 import type { PlatformStatus } from './types';
 
-/** A platform's names: SPEC.md's, the one shown to users, and what the service may answer for it. */
+/** A platform's names (docs/service.md#platforms): the service's, the one shown to users, and what it may answer for it. */
 
-/** The name users see (`X (Twitter)`, `Google Reviews`); SPEC.md's name otherwise. */
+/** The name users see (`X (Twitter)`, `Google Reviews`); the service's name otherwise. */
 export function platformLabel(platform: string): string {
 	return PLATFORM_DISPLAY_NAMES[platform] ?? platform;
 }
 
-/** SPEC.md's name of a platform, matched without regard to case (`x` and `X (Twitter)` name Twitter). */
+/** The service's name of a platform, matched without regard to case (`x` and `X (Twitter)` name Twitter). */
 export function canonicalPlatform(name: string): string | undefined {
 	const wanted = name.trim().toLowerCase();
 	if (!wanted) return undefined;
@@ -18,7 +18,7 @@ export function canonicalPlatform(name: string): string | undefined {
 	);
 }
 
-/** The platform among `platforms` a name from the service stands for, in any case or as SPEC.md's alias (`X`). */
+/** The platform among `platforms` a name from the service stands for, in any case or as the alias `X` (docs/service.md#platforms). */
 export function matchPlatform(name: unknown, platforms: string[]): string | undefined {
 	const text = String(name ?? '');
 	const canonical = canonicalPlatform(text);

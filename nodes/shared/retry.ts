@@ -12,7 +12,7 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** The longest single backoff wait. */
 	maxDelayMs: number;
-	/** The wait after a 429 without Retry-After or a told reset: SPEC.md's rate limit window, so the retry lands in a new one. */
+	/** The wait after a 429 without Retry-After or a told reset: the burst minute (docs/service.md#rate-limits), so the retry lands in a new one. */
 	rateLimitWindowMs: number;
 }
 

@@ -9,7 +9,7 @@ import type { DataPost, PlatformStatus } from './types';
 import { recordKey } from './utils';
 
 /**
- * Data API cursor rounds: every platform that still has more, in one request per round (SPEC.md rule 4). The walk
+ * Data API cursor rounds: every platform that still has more, in one request per round (docs/service.md#cursor-rounds). The walk
  * (`collectRounds`) takes its fetcher as an argument; `requestDataRound` is the one request a search round sends.
  */
 
@@ -115,7 +115,7 @@ export async function collectRounds<T extends { [key: string]: unknown }>(
 	};
 
 	for (;;) {
-		// Every platform that has and needs more, with their cursors comma-joined (SPEC.md rule 4).
+		// Every platform that has and needs more, with their cursors comma-joined (docs/service.md#cursor-rounds).
 		const open = progress.filter((p) => (p.state === 'first' || p.state === 'more') && p.collected < limit);
 		if (open.length === 0) return outcome;
 		if (outcome.requests >= plan.maxRequests) return { ...outcome, requestCapReached: true };

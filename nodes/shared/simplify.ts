@@ -3,11 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { isObject } from './utils';
 
 // Output sized for people and agents (n8n's guideline: a Simplify toggle where an answer has more than ten
-// fields; for a node used as a tool, Output Fields: Simplified, Raw or Selected Fields). README.md's
-// "Simplified output" section is the contract for the shapes below.
-
-/** The node version from which the output choices exist; version 1 keeps its raw output. */
-export const SIMPLIFY_VERSION = 1.1;
+// fields, at most ten flat fields in the simplified record, the most useful first; for a node used as a tool,
+// Output Fields: Simplified, Raw or Selected Fields). docs/answers.md's "Simplified output" section is the
+// contract for the shapes below.
 
 /** How the records of an answer are output. */
 export type OutputChoice = { mode: 'raw' } | { mode: 'simplified' } | { mode: 'selected'; fields: string[] };
@@ -27,64 +25,63 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const child = (value: unknown): IDataObject => (isObject(value) ? (value as IDataObject) : {});
 
-/** The poster as name (the display name where there is one), handle and profile URL. */
-function poster(value: unknown): IDataObject | null {
+/** The poster's display name, else their handle. */
+function posterName(value: unknown): string | null {
 	if (!isObject(value)) return null;
 	const p = value as IDataObject;
-	return { name: text(p.display_name) ?? text(p.name), handle: text(p.name), url: text(p.url) };
+	return text(p.display_name) ?? text(p.name);
 }
 
-/** The first medium as type and URL; null for a post without media. */
-function firstMedium(value: unknown): IDataObject | null {
-	const first: unknown = Array.isArray(value) ? value[0] : undefined;
-	if (!isObject(first)) return null;
-	const m = first as IDataObject;
-	return { type: text(m.type), url: text(m.url) };
-}
+/** A post of a feed, simplified: who said what, where and when, its link, reach and moderation. */
+const simplifiedFeedPost = (post: IDataObject): IDataObject => ({
+	id: post.id ?? null,
+	platform: text(post.platform),
+	poster_name: posterName(post.poster),
+	message: text(post.message),
+	posted_at: text(post.external_created_at),
+	url: text(post.url),
+	like_count: count(post.like_count),
+	comment_count: count(post.comment_count),
+	moderation_status: text(post.moderation_status),
+});
 
-/** A post of a feed (Post › Get, Get Many, Search Across Feeds). */
-export const feedPostShape: RecordShape = {
-	simplify: (post) => ({
-		id: post.id ?? null,
-		// Only cross-feed search answers name the feed.
-		...(post.feed_id !== undefined ? { feed_id: post.feed_id } : {}),
-		platform: text(post.platform),
-		url: text(post.url),
-		message: text(post.message),
-		posted_at: text(post.external_created_at),
-		poster: poster(post.poster),
-		media: firstMedium(post.media),
-		like_count: count(post.like_count),
-		comment_count: count(post.comment_count),
-		moderation_status: text(post.moderation_status),
-		pinned: typeof post.pinned === 'boolean' ? post.pinned : null,
-	}),
-	fields: [
-		'ai_decision_reason',
-		'ai_moderation_reasoning',
-		'ai_sentiment',
-		'bookmark_count',
-		'comment_count',
-		'created_at',
-		'external_created_at',
-		'external_id',
-		'feed_id',
-		'impression_count',
-		'like_count',
-		'media',
-		'message',
-		'moderation_status',
-		'pinned',
-		'platform',
-		'poster',
-		'quote_count',
-		'referenced_post',
-		'reshared_by',
-		'share_count',
-		'tagged_users',
-		'url',
-		'view_count',
-	],
+const feedPostFields = [
+	'ai_decision_reason',
+	'ai_moderation_reasoning',
+	'ai_sentiment',
+	'bookmark_count',
+	'comment_count',
+	'created_at',
+	'external_created_at',
+	'external_id',
+	'feed_id',
+	'impression_count',
+	'like_count',
+	'media',
+	'message',
+	'moderation_status',
+	'pinned',
+	'platform',
+	'poster',
+	'quote_count',
+	'referenced_post',
+	'reshared_by',
+	'share_count',
+	'tagged_users',
+	'url',
+	'view_count',
+];
+
+/** A post of one feed (Post › Get, Get Many, Download Media): the feed is the one asked for. */
+export const feedPostShape: RecordShape = { simplify: simplifiedFeedPost, fields: feedPostFields, always: ['id'] };
+
+/** A post with its feed, which acting on it needs (Post › Search Across Feeds, the Feed Trigger). */
+export const searchPostShape: RecordShape = {
+	simplify: (post) => {
+		const { id, ...rest } = simplifiedFeedPost(post);
+		return { id, feed_id: post.feed_id ?? null, ...rest };
+	},
+	fields: feedPostFields,
 	always: ['id'],
 };
 
@@ -93,11 +90,10 @@ export const dataPostShape: RecordShape = {
 	simplify: (post) => ({
 		platform: text(post.platform),
 		platform_id: text(post.platform_id),
-		url: text(post.url),
+		poster_name: posterName(post.poster),
 		message: text(post.message),
 		posted_at: text(post.post_created_at),
-		poster: poster(post.poster),
-		media: firstMedium(post.media),
+		url: text(post.url),
 		like_count: count(post.like_count),
 		comment_count: count(post.comment_count),
 	}),
@@ -179,8 +175,6 @@ export function shapeProfileGroup(group: IDataObject, choice: OutputChoice): IDa
 
 type Show = Record<string, unknown[]>;
 
-const fromVersion = { '@version': [{ _cnd: { gte: SIMPLIFY_VERSION } }] };
-
 const ACRONYMS: Record<string, string> = { ai: 'AI', id: 'ID', url: 'URL' };
 
 /** A raw field's name as a dropdown title: `ai_sentiment` → "AI Sentiment". */
@@ -190,7 +184,7 @@ const label = (field: string) =>
 		.map((word) => ACRONYMS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
 		.join(' ');
 
-/** Simplify, shown from SIMPLIFY_VERSION on outside tool use: on for lists, off for a single record asked for. */
+/** Simplify, shown outside tool use: on for lists, off for a single record asked for. */
 export function simplifyField(show: Show, byDefault: boolean): INodeProperties {
 	const field: INodeProperties = {
 		displayName: 'Simplify',
@@ -198,12 +192,12 @@ export function simplifyField(show: Show, byDefault: boolean): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
-		displayOptions: { show: { ...show, ...fromVersion, '@tool': [false] } },
+		displayOptions: { show: { ...show, '@tool': [false] } },
 	};
 	return byDefault ? { ...field, default: true } : field;
 }
 
-/** Output Fields and its Fields, shown from SIMPLIFY_VERSION on when the node is an agent's tool. */
+/** Output Fields and its Fields, shown when the node is an agent's tool. */
 export function toolOutputFields(show: Show, shape: RecordShape): INodeProperties[] {
 	const always = shape.always.join(' and ');
 	return [
@@ -216,9 +210,9 @@ export function toolOutputFields(show: Show, shape: RecordShape): INodePropertie
 			options: [
 				{ name: 'Raw', value: 'raw', description: 'Every field the service answers' },
 				{ name: 'Selected Fields', value: 'selected', description: `Only the fields you select, and ${always}` },
-				{ name: 'Simplified', value: 'simplified', description: 'The few fields most tasks need (see the README)' },
+				{ name: 'Simplified', value: 'simplified', description: 'At most ten flat fields, the ones most tasks need' },
 			],
-			displayOptions: { show: { ...show, ...fromVersion, '@tool': [true] } },
+			displayOptions: { show: { ...show, '@tool': [true] } },
 		},
 		{
 			displayName: 'Fields',
@@ -227,15 +221,15 @@ export function toolOutputFields(show: Show, shape: RecordShape): INodePropertie
 			default: [],
 			description: `The fields to send to the agent; ${always} are always included`,
 			options: shape.fields.map((field) => ({ name: label(field), value: field })),
-			displayOptions: { show: { ...show, ...fromVersion, '@tool': [true], toolOutput: ['selected'] } },
+			displayOptions: { show: { ...show, '@tool': [true], toolOutput: ['selected'] } },
 		},
 	];
 }
 
-/** Reads a node parameter with a fallback for one that is not shown (version 1, or not a tool). */
+/** Reads a node parameter with a fallback for one that is not shown (Output Fields outside tool use). */
 type ReadParameter = (name: string, fallback: unknown) => unknown;
 
-/** The output chosen: Output Fields for a tool, else Simplify; raw where neither is shown (version 1). */
+/** The output chosen: Output Fields for a tool, else Simplify. */
 export function outputChoice(read: ReadParameter): OutputChoice {
 	const tool = read('toolOutput', '');
 	if (tool === 'raw') return RAW;

@@ -444,7 +444,7 @@ export function credentialSecrets(ctx: IAllExecuteFunctions, itemIndex?: number)
 }
 
 /**
- * The key's limits from the credential (SPEC.md's defaults where a field is missing), over SPEC.md's hour: a service
+ * The key's limits from the credential (the defaults of docs/service.md#rate-limits where a field is missing), over an hour: a service
  * that counts another window tells it in its `X-RateLimit-*` headers, which the ledger reads.
  */
 function limitsFrom(credentials: { requestsPerHour?: unknown; burstPerMinute?: unknown }): KeyLimits {

@@ -14,7 +14,7 @@
  * rounds spread across several minutes, one such minute weighs on the first or last 1,000 a quarter
  * as much.
  *
- * n8n runs with settings that make every webhook cheaper, the same for both sides (README,
+ * n8n runs with settings that make every webhook cheaper, the same for both sides (bench/README.md,
  * "Webhook performance"): successful executions not kept (`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none`;
  * failed ones are), and isolates taken only for expressions (`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE`).
  * `E2E_BURST`, `E2E_BURST_BLOCK` (the first and last span compared) and `E2E_BURST_ROUND` shrink it

@@ -32,7 +32,7 @@ const mcpWorkflow: WorkflowSpec = {
 			id: randomUUID(),
 			name: POSTS_TOOL,
 			type: 'n8n-nodes-social-aggregator.socialAggregatorTool',
-			typeVersion: 1.1,
+			typeVersion: 1,
 			position: [-200, 200],
 			parameters: {
 				descriptionType: 'manual',
@@ -47,7 +47,7 @@ const mcpWorkflow: WorkflowSpec = {
 			id: randomUUID(),
 			name: SEARCH_TOOL,
 			type: 'n8n-nodes-social-aggregator.socialAggregatorDataTool',
-			typeVersion: 1.1,
+			typeVersion: 1,
 			position: [200, 200],
 			parameters: {
 				descriptionType: 'manual',
@@ -63,7 +63,7 @@ const mcpWorkflow: WorkflowSpec = {
 			id: randomUUID(),
 			name: MEDIA_TOOL,
 			type: 'n8n-nodes-social-aggregator.socialAggregatorTool',
-			typeVersion: 1.1,
+			typeVersion: 1,
 			position: [0, 400],
 			parameters: {
 				descriptionType: 'manual',
@@ -150,8 +150,10 @@ class McpClient {
 	}
 }
 
-const FEED_POST = ['id', 'feed_id', 'platform', 'url', 'message', 'posted_at', 'poster', 'media', 'like_count', 'comment_count', 'moderation_status', 'pinned'];
-const DATA_POST = ['platform', 'platform_id', 'url', 'message', 'posted_at', 'poster', 'media', 'like_count', 'comment_count'];
+const FEED_POST = ['id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
+const DATA_POST = ['platform', 'platform_id', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count'];
+/** What an agent reads of a post by default, at most (JSON bytes). */
+const POST_BYTES = 400;
 
 /** A tool's items, whether n8n hands them over as a list or as one item. */
 const itemsOf = (json: unknown): Array<Record<string, unknown>> => (Array.isArray(json) ? json : [json]) as Array<Record<string, unknown>>;
@@ -193,12 +195,14 @@ describe('the action nodes as tools of n8n’s MCP Server Trigger', () => {
 		const feedPosts = itemsOf(got.json);
 		assert.equal(feedPosts.length, 3, got.text);
 		for (const post of feedPosts) assert.deepEqual(Object.keys(post), FEED_POST);
+		for (const post of feedPosts) assert.ok(Buffer.byteLength(JSON.stringify(post)) <= POST_BYTES, JSON.stringify(post));
 
 		const found = await client.call('Search_Posts', { term: '#acme', platforms: 'Twitter,Instagram', limit: 2 });
 		assert.equal(found.isError, false, found.text);
 		const dataPosts = itemsOf(found.json);
 		assert.equal(dataPosts.length, 4, found.text);
 		for (const post of dataPosts) assert.deepEqual(Object.keys(post), DATA_POST);
+		for (const post of dataPosts) assert.ok(Buffer.byteLength(JSON.stringify(post)) <= POST_BYTES, JSON.stringify(post));
 		assert.deepEqual([...new Set(dataPosts.map((post) => post.platform))].sort(), ['Instagram', 'Twitter']);
 
 		// Refused before any request: Google takes review place IDs, not hashtags.
@@ -209,7 +213,10 @@ describe('the action nodes as tools of n8n’s MCP Server Trigger', () => {
 		assert.equal(fake.control.requests.list({ path: '/data/posts' }).length, before, 'a refused input reached the service');
 
 		// Download Media as a tool: JSON only (the simplified post and each medium), nothing downloaded.
-		const withMedia = (feedPosts as Array<{ id: number; media: { url: string } | null }>).find((post) => post.media !== null);
+		// The simplified post leaves media out: the stand-in says which of the posts has some.
+		const withMedia = feedPosts
+			.map((post) => fake.control.getPost(Number(post.id)) as { id: number; media: Array<{ url: string }> } | null)
+			.find((post) => (post?.media.length ?? 0) > 0);
 		assert.ok(withMedia, got.text);
 		const media = await client.call('Download_Post_Media', { post_id: withMedia.id });
 		assert.equal(media.isError, false, media.text);
@@ -219,7 +226,7 @@ describe('the action nodes as tools of n8n’s MCP Server Trigger', () => {
 			assert.deepEqual(Object.keys(item), [...FEED_POST, 'medium']);
 			assert.equal(item.id, withMedia.id);
 		}
-		assert.equal((described[0].medium as { url: string }).url, withMedia.media!.url);
+		assert.equal((described[0].medium as { url: string }).url, withMedia.media[0].url);
 		assert.ok(!/"(data|binary)"/.test(media.text), 'binary reached the agent');
 		assert.equal(fake.control.media.requests().length, 0, 'a medium was downloaded for the agent');
 

@@ -112,7 +112,7 @@ const download = (name: string, postId: number, downloadOptions: Record<string, 
 	node(
 		'socialAggregator',
 		{ resource: 'post', operation: 'downloadMedia', feedId: feedById(FEED), postId: String(postId), media, downloadOptions } as NodeInput['parameters'],
-		{ name, typeVersion: 1.1, onError: 'continueRegularOutput' },
+		{ name, onError: 'continueRegularOutput' },
 	);
 /** The file's bytes as base64 in `json.data`. */
 const read = (name: string): NodeInput =>

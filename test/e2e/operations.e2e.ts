@@ -91,6 +91,7 @@ function workflows(fakeUrl: string, media: MediaPosts): WorkflowSpec[] {
 				feedId: feedById(F.brandMentions),
 				limit: 1,
 				filters: { status: 'moderated' },
+				simplify: false,
 			}),
 			...(['get', 'pin', 'unpin', 'reject', 'approve', 'delete'] as const).map((operation) =>
 				sa(`Post ${operation}`, {
@@ -161,7 +162,7 @@ function workflows(fakeUrl: string, media: MediaPosts): WorkflowSpec[] {
 		]),
 		workflow('Data API search and profiles', [
 			data('Search', { resource: 'post', operation: 'search', term: '#acme', platforms: ['Twitter', 'Instagram'], limit: 5, output: 'posts' }),
-			data('Look Up', { resource: 'profile', operation: 'lookUp', term: 'nasa, esa', platforms: ['Twitter', 'YouTube'] }, once),
+			data('Look Up', { resource: 'profile', operation: 'lookUp', term: 'nasa, esa', platforms: ['Twitter', 'YouTube'], layout: 'groups' }, once),
 		]),
 		workflow('API key for a new email', [
 			data('Request Key', {

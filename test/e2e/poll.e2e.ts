@@ -33,7 +33,7 @@ const trigger = workflow('E2E new posts by polling', [], {
 			termType: 'hashtag',
 			pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
 		},
-		{ name: 'New Posts', typeVersion: 2 },
+		{ name: 'New Posts' },
 	),
 });
 

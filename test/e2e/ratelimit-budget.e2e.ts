@@ -61,6 +61,7 @@ describe("Return All against the key's hourly budget, in a real n8n", () => {
 		operation: 'getAll',
 		feedId: { __rl: true, mode: 'id', value: String(feedId) },
 		returnAll: true,
+		simplify: false,
 		requestOptions,
 	});
 	const search = (requestOptions: Record<string, unknown> = {}, options: Record<string, unknown> = {}, platforms = ['Instagram', 'Twitter']) => ({

@@ -32,7 +32,7 @@ describe('Return All against a tight rate limit in a real n8n', () => {
 			workflow('E2E Return All under a rate limit', [
 				node(
 					'socialAggregator',
-					{ resource: 'post', operation: 'getAll', feedId: { __rl: true, mode: 'id', value: String(feedId) }, returnAll: true },
+					{ resource: 'post', operation: 'getAll', feedId: { __rl: true, mode: 'id', value: String(feedId) }, returnAll: true, simplify: false },
 					{ name: 'All Posts', credentials },
 				),
 				node(

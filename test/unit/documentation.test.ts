@@ -2,9 +2,11 @@
  * The documentation links resolve: every `*.node.json` (primary and credential documentation)
  * and the credential's `documentationUrl` point at the repository's README and at an anchor that
  * one of its headings creates, by GitHub's rules for heading anchors; so do the README's own
- * `#anchor` links.
+ * `#anchor` links. Every relative link of the README, of the pages under docs/ and of the
+ * benchmark's report leads to a file that exists, and its #anchor to a heading of that file.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { SocialAggregatorApi } from '../../credentials/SocialAggregatorApi.credentials';
@@ -134,5 +136,78 @@ describe('documentation links resolve to a README heading', () => {
 		const links = [...README.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]);
 		expect(links.length).toBeGreaterThan(0);
 		for (const link of links) expect([link, anchors.has(link)]).toEqual([link, true]);
+	});
+});
+
+/** The targets of a Markdown text's inline links and images, outside code, as written. */
+function linkTargets(markdown: string): string[] {
+	const prose = markdown.replace(/^ {0,3}(```+|~~~+)[\s\S]*?^ {0,3}\1/gm, '').replace(/`[^`]*`/g, '');
+	return [...prose.matchAll(/\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]);
+}
+
+/** The anchors a Markdown file offers: its headings' and its HTML anchors' (`<a id="…">`, `<a name="…">`). */
+function anchorsOf(markdown: string): Set<string> {
+	const html = [...markdown.matchAll(/<a\s[^>]*\b(?:id|name)="([^"]+)"/g)].map((match) => match[1]);
+	return new Set([...headingAnchors(markdown), ...html]);
+}
+
+/** Every relative link of a document that leads nowhere: a missing file, or an anchor no heading of its page creates. */
+function brokenLinks(file: string): string[] {
+	const text = readFileSync(file, 'utf8');
+	const broken: string[] = [];
+	for (const target of linkTargets(text)) {
+		if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: …: not in this repository
+		const [pathPart, anchor] = target.split('#');
+		const destination = pathPart === '' ? file : path.resolve(path.dirname(file), decodeURIComponent(pathPart));
+		if (!existsSync(destination)) {
+			broken.push(`${target}: no such file`);
+			continue;
+		}
+		if (anchor === undefined) continue;
+		if (!destination.endsWith('.md')) {
+			broken.push(`${target}: an anchor into a file that is not Markdown`);
+			continue;
+		}
+		if (!anchorsOf(readFileSync(destination, 'utf8')).has(anchor)) broken.push(`${target}: no such heading`);
+	}
+	return broken;
+}
+
+/** The user documentation: the README, the pages under docs/ and the benchmark's report. */
+function documents(): string[] {
+	const docs = readdirSync(path.join(ROOT, 'docs'))
+		.filter((name) => name.endsWith('.md'))
+		.map((name) => path.join(ROOT, 'docs', name));
+	return [path.join(ROOT, 'README.md'), ...docs, path.join(ROOT, 'bench/README.md')];
+}
+
+describe('relative links in the documentation resolve', () => {
+	test('links are found in prose, not in code', () => {
+		const markdown = [
+			'See [a page](docs/a.md#b), ![an image](img.png "title") and [a site](https://n8n.io).',
+			'A link split over [two',
+			'lines](x.md). `[not](a-link.md)`',
+			'```md',
+			'[nor](this.md)',
+			'```',
+		].join('\n');
+		expect(linkTargets(markdown)).toEqual(['docs/a.md#b', 'img.png', 'https://n8n.io', 'x.md']);
+	});
+
+	test('a missing file and a missing heading are both found; headings and HTML anchors count', () => {
+		const folder = mkdtempSync(path.join(tmpdir(), 'links-'));
+		try {
+			writeFileSync(path.join(folder, 'b.md'), '# Real heading\n\n<a id="kept"></a>\n');
+			const a = path.join(folder, 'a.md');
+			writeFileSync(a, '# Top\n[1](b.md#real-heading) [2](b.md#kept) [3](#top) [4](b.md) [5](missing.md) [6](b.md#nope) [7](#gone)\n');
+			expect(brokenLinks(a)).toEqual(['missing.md: no such file', 'b.md#nope: no such heading', '#gone: no such heading']);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
+	});
+
+	test.each(documents().map((file) => [path.relative(ROOT, file), file]))('%s', (_name, file) => {
+		expect(existsSync(file)).toBe(true);
+		expect(brokenLinks(file)).toEqual([]);
 	});
 });

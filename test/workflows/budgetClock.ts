@@ -1,5 +1,5 @@
 /**
- * For the budget tests that count SPEC.md's real hour: the nodes' clock (`retryTiming`) is the stand-in's, and a
+ * For the budget tests that count the documented real hour: the nodes' clock (`retryTiming`) is the stand-in's, and a
  * wait moves the stand-in's clock on instead of passing, so hours of rate-limit budget take no real time while the
  * service and the nodes agree on what time it is. Before the clock jumps, the answers on their way leave the stand-in
  * and are read, as they would be during a real wait (an answer read an hour late would be no real answer).
@@ -35,7 +35,7 @@ export function onServiceClock(fake: FakeService): void {
 }
 
 /**
- * In each test of the block: the stand-in counts SPEC.md's real hour, with or without `X-RateLimit-*` headers, on the
+ * In each test of the block: the stand-in counts the documented real hour, with or without `X-RateLimit-*` headers, on the
  * stand-in's clock (`onServiceClock`); `newHour` then starts the key's hour with its limits.
  */
 export function onRealHour(fake: FakeService, options: { headers: boolean; newHour: () => void }): void {

@@ -2,8 +2,9 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { isEmptyValue, isObject } from '../../shared/utils';
 
-// Post › Moderate Many. SERVICE-NOTES.md names "a bulk action on several posts" and neither its path nor its body
-// nor its answer: the request below is the most likely shape, and this file is the one place that knows it.
+// Post › Moderate Many. The service names "a bulk action on several posts" and neither its path nor its body nor
+// its answer (docs/service.md#bulk-moderation): the request below is the most likely shape, and this file is the one
+// place that knows it.
 
 /** The request: the feed's posts, a POST with `{ action, ids }`. */
 export const BULK_MODERATION_URL = '=/feeds/{{$parameter.feedId}}/posts/bulk';

@@ -332,7 +332,7 @@ async function pagedList(send: RequestSender, limit: number | undefined, budget:
 	});
 }
 
-/** Reads one page of a page-numbered list, its answer checked against SPEC.md's list shape. */
+/** Reads one page of a page-numbered list, its answer checked against the list shape (docs/service.md#paging). */
 function pageReader(send: RequestSender) {
 	return async (page: number, perPage: number) => {
 		const answer = await send({ page, per_page: perPage });
@@ -340,7 +340,7 @@ function pageReader(send: RequestSender) {
 	};
 }
 
-/** The items of an answer checked against SPEC.md's shape; a write may answer without a body (then: success). */
+/** The items of an answer checked against its shape (docs/service.md#answers); a write may answer without a body (then: success). */
 export function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
 	const empty = isEmptyValue(answer.body);
 	if (method !== 'GET' && empty) return [{ success: true }];

@@ -15,8 +15,8 @@ import { idValue, isObject } from '../../shared/utils';
 import { parameterText, type Prepare } from './checks';
 import { outputItems, route, type RouteSpec } from './routing';
 
-// Webhook › Get Deliveries, Redeliver and Get Event Kinds: the parts of the webhook API that SERVICE-NOTES.md names
-// without confirming their paths or shapes.
+// Webhook › Get Deliveries, Redeliver and Get Event Kinds: the parts of the webhook API the service names without
+// confirming their paths or shapes (docs/service.md#delivery-log, docs/service.md#event-kinds).
 
 /** What n8n calls for an operation's request: the pagination hook route() sets. */
 type OperationHook = (
@@ -102,7 +102,7 @@ export async function markRedelivered(record: IDataObject): Promise<IDataObject>
 }
 
 /**
- * `GET /webhook_events` in SPEC.md's list shape, from any legal shape (names or `{ name | event, description }`, in
+ * `GET /webhook_events` as a list in `data` (docs/service.md#event-kinds), from any legal shape (names or `{ name | event, description }`, in
  * `data` or not), read as the events dropdown reads it: one record `{ name, description }` per kind.
  */
 export function eventKindsAnswer(body: unknown): unknown {

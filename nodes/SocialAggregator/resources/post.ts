@@ -4,7 +4,7 @@ import { bodyIdList, requireOneOf, requireText, queryDateTimeRange } from '../co
 import { BULK_ACTIONS, BULK_MODERATION_URL, moderationSummary } from '../common/bulkModeration';
 import { collection, feedLocator, listFields, postLocator } from '../common/fields';
 import { MEDIA_CHOICES } from '../../shared/media';
-import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
+import { feedPostShape, searchPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
 import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media';
 import { route } from '../common/routing';
 
@@ -112,7 +112,7 @@ export const postDescription: INodeProperties[] = [
 					method: 'GET',
 					url: '/search/posts',
 					list: 'paged',
-					shape: feedPostShape,
+					shape: searchPostShape,
 					prepare: [requireText('query', 'Search Text')],
 				}),
 			},

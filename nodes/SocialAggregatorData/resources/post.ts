@@ -138,7 +138,7 @@ export const MAX_SEARCH_REQUESTS = 1000;
 
 type SearchOutputMode = 'posts' | 'pages' | 'postsAndStatus';
 
-/** Resume cursors per platform: opaque (SPEC.md rule 6), so only their platform is checked. */
+/** Resume cursors per platform: opaque (docs/service.md#cursor-rounds), so only their platform is checked. */
 export function checkResumeCursors(
 	entries: Array<{ platform?: unknown; cursor?: unknown }>,
 	platforms: string[],

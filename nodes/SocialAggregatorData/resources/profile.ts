@@ -15,7 +15,6 @@ import {
 	profileShape,
 	shapeProfileGroup,
 	shapeRecord,
-	SIMPLIFY_VERSION,
 	simplifyField,
 	toolOutputFields,
 } from '../../shared/simplify';
@@ -60,7 +59,6 @@ const lookUpProperties: INodeProperties[] = [
 			},
 		],
 		default: 'profiles',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_VERSION } }] } },
 	},
 	simplifyField({}, true),
 	...toolOutputFields({}, profileShape),
@@ -129,7 +127,7 @@ export async function runProfileLookup(
 			}),
 		fetchRound: async ({ platforms }) => {
 			const { data, statuses: reported } = await fetch(platforms);
-			// Without a report, a platform whose profiles came back is fine (SPEC.md does not show this answer).
+			// Without a report, a platform whose profiles came back is fine (reports may be missing: docs/service.md#profiles).
 			const unreported = platforms.filter(
 				(p) => !platformStatus(reported, p) && data.some((d) => matchPlatform(d.platform, [p])),
 			);
@@ -173,7 +171,7 @@ async function executeLookUp(this: IExecuteFunctions, itemIndex: number): Promis
 		throw platformFailedError(node, itemIndex, first.platform, error, why, 'profiles');
 	}
 
-	const layout = this.getNodeParameter('layout', itemIndex, 'answer') as ProfileLayout;
+	const layout = this.getNodeParameter('layout', itemIndex, 'profiles') as ProfileLayout;
 	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	return [
 		...shapeProfiles(outcome.profiles, { layout, exactOnly: options.exactMatchesOnly === true, choice }),
@@ -183,8 +181,7 @@ async function executeLookUp(this: IExecuteFunctions, itemIndex: number): Promis
 	];
 }
 
-/** `answer`: the records as the service answered them (version 1); the others from version 1.1 on. */
-type ProfileLayout = 'answer' | 'profiles' | 'groups';
+type ProfileLayout = 'profiles' | 'groups';
 
 const bare = (value: unknown) =>
 	String(value ?? '')
@@ -218,13 +215,6 @@ export function shapeProfiles(
 	chosen: { layout: ProfileLayout; exactOnly: boolean; choice: OutputChoice },
 ): IDataObject[] {
 	const { layout, exactOnly, choice } = chosen;
-	if (layout === 'answer') {
-		const kept = exactOnly ? records.filter((record) => exactMatch(asGroup(record))) : records;
-		return kept.map((record) =>
-			isGroup(record) ? shapeProfileGroup(record, choice) : shapeRecord(record, profileShape, choice),
-		);
-	}
-
 	const groups: IDataObject[] = [];
 	const byKey = new Map<string, IDataObject>();
 	for (const record of records) {

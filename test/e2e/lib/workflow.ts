@@ -58,6 +58,12 @@ export interface NodeInput {
 	[key: string]: unknown;
 }
 
+/**
+ * The one version a node of this package declares where it is not 1 (the Trigger's, above n8n's per-request
+ * expression for webhook nodes at 1): what a workflow saved today holds.
+ */
+const SHIPPED_VERSION: Record<string, number> = { [NODE_TYPES.trigger]: 2 };
+
 /** A node of this package (short type name) or any n8n node (full type name). */
 export function node(type: string, parameters: INodeParameters = {}, extra: Partial<NodeInput> = {}): NodeInput {
 	return { type, parameters, ...extra };
@@ -84,7 +90,7 @@ export function workflow(name: string, steps: NodeInput[], { first = manualTrigg
 			id: randomUUID(),
 			name: nodeName ?? `${fullType.split('.').pop()} ${index}`,
 			type: fullType,
-			typeVersion: typeVersion ?? 1,
+			typeVersion: typeVersion ?? SHIPPED_VERSION[fullType] ?? 1,
 			position: [index * 220, 0],
 			parameters: parameters ?? {},
 		};

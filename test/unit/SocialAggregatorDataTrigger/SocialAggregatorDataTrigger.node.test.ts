@@ -1,15 +1,28 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { onPlatformFailureOption } from '../../../nodes/SocialAggregatorData/common/platformFailure';
 import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
 import { DataApiStub, ids } from '../support/dataApiStub';
 
+test('one version, and On Platform Failure once, under the name and values of the Data node', () => {
+	const { description } = new SocialAggregatorDataTrigger();
+	expect(description.version).toBe(1);
+	expect(description.defaultVersion).toBeUndefined();
+	const options = description.properties.find((p) => p.name === 'options')?.options as INodeProperties[];
+	const failure = options.filter((o) => o.displayName === 'On Platform Failure');
+	expect(failure.map((o) => o.name)).toEqual([onPlatformFailureOption.name]);
+	const values = (property: INodeProperties) => property.options?.map((o) => ('value' in o ? o.value : undefined));
+	expect(values(failure[0])).toEqual(values(onPlatformFailureOption));
+	expect(failure[0].default).toBe(onPlatformFailureOption.default);
+});
+
 describe('SocialAggregatorDataTrigger.poll()', () => {
-	function pollContext(parameters: IDataObject, mode: string, staticData: IDataObject = {}, typeVersion = 1) {
+	function pollContext(parameters: IDataObject, mode: string, staticData: IDataObject = {}) {
 		const requests: IDataObject[] = [];
 		const api = new DataApiStub();
 		const logs: string[] = [];
 		const context = {
-			getNode: () => ({ id: 'n', name: 'Data Trigger', type: 'x', typeVersion, position: [0, 0], parameters: {} }),
+			getNode: () => ({ id: 'n', name: 'Data Trigger', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
 			getMode: () => mode,
 			getActivationMode: () => 'activate',
 			getWorkflowStaticData: () => staticData,
@@ -81,41 +94,8 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		expect(staticData).toEqual({});
 	});
 
-	it('emits a status item per failed platform when asked, and fails when every platform fails otherwise', async () => {
-		const emit = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { platformErrors: 'emit' } }, 'trigger');
-		emit.api.add('Bluesky', 1);
-		await node.poll.call(emit.context);
-		emit.api.failing.Twitter = { code: 'invalid_term', times: 5 };
-		emit.api.add('Bluesky', 1);
-		const result = await node.poll.call(emit.context);
-		expect(result?.[0].map((i) => i.json)).toEqual([
-			expect.objectContaining({ platform_id: 'Bluesky-2' }),
-			{ type: 'platform_status', platform: 'Twitter', success: false, error_code: 'invalid_term', message: 'Twitter broke', failed_attempts: 1 },
-		]);
-		expect(emit.logs.some((l) => l.includes('some platforms failed'))).toBe(true);
-
-		const all = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
-		all.api.failing.Bluesky = { code: 'invalid_term', times: 5 };
-		await expect(node.poll.call(all.context)).rejects.toThrow('Every platform failed');
-	});
-
-	it('version 1, Continue With a Warning: a failed platform is logged, the others\' posts are emitted, nothing else', async () => {
-		const log = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger');
-		log.api.add('Bluesky', 1);
-		log.api.add('Twitter', 1);
-		await node.poll.call(log.context);
-		log.api.failing.Twitter = { code: 'invalid_term', times: 5 };
-		// Nothing new: no execution; the failure is in the log.
-		expect(await node.poll.call(log.context)).toBeNull();
-		expect(log.logs.some((l) => l.includes('Twitter broke (invalid_term)'))).toBe(true);
-
-		const fresh = log.api.add('Bluesky', 1);
-		const withPosts = await node.poll.call(log.context);
-		expect(withPosts?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
-	});
-
-	it('version 2 by default continues with a status item per failed platform, which starts an execution alone', async () => {
-		const poll = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger', {}, 2);
+	it('by default continues with a status item per failed platform, which starts an execution alone', async () => {
+		const poll = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto' }, 'trigger');
 		poll.api.add('Bluesky', 1);
 		await node.poll.call(poll.context);
 		poll.api.failing.Twitter = { code: 'invalid_term', times: 5 };
@@ -128,8 +108,8 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		expect((await node.poll.call(poll.context))?.[0]).toHaveLength(2);
 	});
 
-	it('version 2, Fail the Poll: the poll is an error naming the platform and its memory stays where it stood, so nothing is lost', async () => {
-		const poll = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { onPlatformFailure: 'fail' } }, 'trigger', {}, 2);
+	it('Fail the Poll: the poll is an error naming the platform and its memory stays where it stood, so nothing is lost', async () => {
+		const poll = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { onPlatformFailure: 'fail' } }, 'trigger');
 		poll.api.add('Bluesky', 1);
 		await node.poll.call(poll.context);
 		const memory = JSON.parse(JSON.stringify(poll.staticData));
@@ -140,8 +120,8 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		expect((await node.poll.call(poll.context))?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
 	});
 
-	it('a manual run of version 2 shows a failed platform as a status item beside the latest posts', async () => {
-		const { context, api } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { testPosts: 1 } }, 'manual', {}, 2);
+	it('a manual run shows a failed platform as a status item beside the latest posts', async () => {
+		const { context, api } = pollContext({ term: '#n8n', platforms: ['Bluesky', 'Twitter'], termType: 'auto', options: { testPosts: 1 } }, 'manual');
 		const latest = api.add('Bluesky', 1);
 		api.failing.Twitter = { code: 'invalid_term', times: 5 };
 		const result = await node.poll.call(context);

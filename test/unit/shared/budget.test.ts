@@ -34,7 +34,7 @@ function seeded(seed: number): () => number {
 }
 
 describe('BudgetLedger without headers (what this process counted)', () => {
-	test('SPEC.md defaults: 300 an hour, 60 a minute', () => {
+	test('the documented defaults (docs/service.md#rate-limits): 300 an hour, 60 a minute', () => {
 		expect(DEFAULT_LIMITS).toEqual({ perWindow: 300, windowMs: 3_600_000, burst: 60 });
 	});
 
@@ -77,7 +77,7 @@ describe('BudgetLedger without headers (what this process counted)', () => {
 
 describe('BudgetLedger with X-RateLimit-* headers (what the service says)', () => {
 	test('the headers win over the count, and a plan waits for their reset and then windows of the length they tell', () => {
-		// The credential knows only SPEC.md's hour; the service counts 20 s windows and says so.
+		// The credential knows only the documented hour; the service counts 20 s windows and says so.
 		const ledger = new BudgetLedger({ ...limits, windowMs: 3_600_000 });
 		answer(ledger, 0, { limit: 30, remaining: 29, reset: 20 });
 		expect(ledger.windowMs()).toBe(20_000);
@@ -193,6 +193,6 @@ test('one ledger per key and service, its limits from the latest credential', ()
 	expect(ledgerFor('http://127.0.0.1:1/v1', 'key-b', limits)).not.toBe(a);
 });
 
-test('credits per platform page (SERVICE-NOTES.md)', () => {
+test('credits per platform page (docs/service.md#credits)', () => {
 	expect(['Bluesky', 'Instagram', 'LinkedIn', 'TikTok', 'Facebook', 'Twitter'].map(platformCredits)).toEqual([1, 3, 3, 3, 6, 1]);
 });

@@ -5,7 +5,7 @@ import { describeRefusal, refusalError } from '../../../nodes/shared/refusal';
 import { faults, refusal, value } from '../support/checked';
 import { NODE } from '../support/context';
 
-describe('auto-detection (SPEC.md, GET /data/posts)', () => {
+describe('auto-detection (docs/service.md#data-posts)', () => {
 	test.each([
 		['#nasa', 'hashtag'],
 		['@nasa', 'username'],
@@ -45,7 +45,7 @@ describe('platform names', () => {
 	});
 });
 
-describe('checkDataSearch against SPEC.md’s table', () => {
+describe('checkDataSearch against the table of docs/service.md#term-types', () => {
 	test('SPEC pairs are accepted and platform names canonicalised', () => {
 		const search = value(
 			checkDataSearch({ term: ' #n8n ', platforms: ['bluesky', 'X', 'Instagram', 'Bluesky'], termType: 'auto' }),

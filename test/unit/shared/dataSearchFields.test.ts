@@ -1,6 +1,6 @@
 /**
  * The credit hints where Data API pages are chosen: the price table matches the stand-in's
- * (SERVICE-NOTES.md), and the hint shows where the user picks platforms and Return All, with
+ * (docs/service.md#credits), and the hint shows where the user picks platforms and Return All, with
  * what bounds the pages (Limit; Max Pages per Poll for the trigger).
  */
 import type { INodeProperties } from 'n8n-workflow';

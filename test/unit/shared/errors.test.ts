@@ -13,7 +13,7 @@ const upgradeAction = {
 	expires_at: '2026-11-22T12:00:00Z',
 };
 
-// Every row of SPEC.md's Errors section: the coded 422s and the other statuses.
+// Every error of docs/service.md#errors: the coded 422s and the other statuses.
 const rows: Array<{ status: number; code: string; action?: object; details?: object; link?: string }> = [
 	{ status: 422, code: 'feed_limit_reached', action: upgradeAction, link: upgradeAction.upgrade_url },
 	{ status: 422, code: 'source_limit_reached', action: upgradeAction, link: upgradeAction.upgrade_url },

@@ -1,7 +1,7 @@
 import { canonicalPlatform, matchPlatform, platformLabel, platformStatus } from '../../../nodes/shared/platforms';
 
 describe('platform names', () => {
-	test('SPEC.md name, the label users see, and names the service may answer', () => {
+	test('the name requests use, the label users see, and names the service may answer', () => {
 		expect(platformLabel('Twitter')).toBe('X (Twitter)');
 		expect(platformLabel('Bluesky')).toBe('Bluesky');
 		expect(canonicalPlatform(' x ')).toBe('Twitter');

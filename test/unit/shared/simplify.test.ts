@@ -4,6 +4,7 @@ import {
 	dataPostShape,
 	feedPostShape,
 	outputChoice,
+	searchPostShape,
 	profileShape,
 	shapeProfileGroup,
 	shapeRecord,
@@ -16,6 +17,24 @@ const media = [
 	{ type: 'video', url: 'https://cdn.example/v.mp4', preview_image_url: 'p', width: 1, height: 1, alt_text: '', platform_id: '1' },
 	{ type: 'image', url: 'https://cdn.example/i.jpg' },
 ];
+
+/** A raw post with every field Simplify reads and more. */
+const rawPost = (): IDataObject => ({
+	id: 1001,
+	platform_id: 'p1',
+	platform: 'Twitter',
+	url: 'https://x.example/p/1',
+	message: 'hello',
+	external_created_at: '2025-05-01T10:00:00Z',
+	post_created_at: '2025-05-01T10:00:00Z',
+	poster,
+	media,
+	like_count: 5,
+	comment_count: 2,
+	moderation_status: 'public',
+	pinned: true,
+	referenced_post: { poster, message: 'quoted' },
+});
 
 describe('feed posts', () => {
 	const post: IDataObject = {
@@ -36,26 +55,27 @@ describe('feed posts', () => {
 		ai_sentiment: 'positive',
 	};
 
-	test('simplified: the documented fields, in order; the poster and the first medium flattened to what a reader needs', () => {
+	test('simplified: at most ten flat fields, the most useful first; the poster as one name', () => {
 		const simplified = feedPostShape.simplify(post);
 		expect(simplified).toEqual({
 			id: 1001,
 			platform: 'Twitter',
-			url: 'https://x.example/p/1',
+			poster_name: 'Ada Lovelace',
 			message: 'hello',
 			posted_at: '2025-05-01T10:00:00Z',
-			poster: { name: 'Ada Lovelace', handle: 'ada', url: 'https://x.example/ada' },
-			media: { type: 'video', url: 'https://cdn.example/v.mp4' },
+			url: 'https://x.example/p/1',
 			like_count: 5,
 			comment_count: 2,
 			moderation_status: 'public',
-			pinned: false,
 		});
 		expect(Object.keys(simplified)).toEqual(Object.keys(feedPostShape.simplify({})));
 	});
 
-	test('a cross-feed search result keeps its feed_id', () => {
-		expect(feedPostShape.simplify({ ...post, feed_id: 2 })).toMatchObject({ id: 1001, feed_id: 2 });
+	test('a cross-feed search result names its feed, after its ID; a post of one feed does not', () => {
+		const found = searchPostShape.simplify({ ...post, feed_id: 2 });
+		expect(Object.keys(found)).toEqual(['id', 'feed_id', ...Object.keys(feedPostShape.simplify(post)).slice(1)]);
+		expect(found.feed_id).toBe(2);
+		expect(feedPostShape.simplify({ ...post, feed_id: 2 })).not.toHaveProperty('feed_id');
 	});
 
 	test('missing or odd fields become null, never undefined or a crash', () => {
@@ -63,21 +83,20 @@ describe('feed posts', () => {
 		expect(odd).toEqual({
 			id: 3,
 			platform: null,
-			url: null,
+			poster_name: null,
 			message: null,
 			posted_at: null,
-			poster: null,
-			media: null,
+			url: null,
 			like_count: null,
 			comment_count: null,
 			moderation_status: null,
-			pinned: null,
 		});
-		expect(feedPostShape.simplify({ poster: { name: 'only_handle' } }).poster).toEqual({ name: 'only_handle', handle: 'only_handle', url: null });
+		expect(feedPostShape.simplify({ poster: { name: 'only_handle' } }).poster_name).toBe('only_handle');
+		expect(searchPostShape.simplify({}).feed_id).toBeNull();
 	});
 });
 
-test('data posts: nine fields, the counts null where the platform reports none', () => {
+test('data posts: eight flat fields, the counts null where the platform reports none', () => {
 	const simplified = dataPostShape.simplify({
 		platform: 'Google',
 		platform_id: 'g1',
@@ -91,14 +110,26 @@ test('data posts: nine fields, the counts null where the platform reports none',
 	expect(simplified).toEqual({
 		platform: 'Google',
 		platform_id: 'g1',
-		url: null,
+		poster_name: 'Ada Lovelace',
 		message: '★★★★ good',
 		posted_at: '2025-05-01T10:00:00Z',
-		poster: { name: 'Ada Lovelace', handle: 'ada', url: 'https://x.example/ada' },
-		media: null,
+		url: null,
 		like_count: null,
 		comment_count: null,
 	});
+});
+
+test('every simplified record: at most ten fields, none of them an object', () => {
+	const records = [
+		feedPostShape.simplify({ ...rawPost(), feed_id: 2 }),
+		searchPostShape.simplify({ ...rawPost(), feed_id: 2 }),
+		dataPostShape.simplify(rawPost()),
+		profileShape.simplify({ platform: 'Google', handle: 'h', metrics: { follower_count: 1 }, place_id: 'ChIJ', term: 't', exact_match: true }),
+	];
+	for (const record of records) {
+		expect(Object.keys(record).length).toBeLessThanOrEqual(10);
+		for (const value of Object.values(record)) expect(typeof value === 'object' && value !== null).toBe(false);
+	}
 });
 
 describe('profiles', () => {
@@ -169,17 +200,17 @@ describe('outputChoice', () => {
 		expect(outputChoice(reader({ toolOutput: 'simplified' }))).toEqual({ mode: 'simplified' });
 		expect(outputChoice(reader({ toolOutput: 'selected', selectedFields: ['message'] }))).toEqual({ mode: 'selected', fields: ['message'] });
 	});
-	test('a workflow: Simplify decides; version 1 (neither shown) is raw', () => {
+	test('a workflow: Simplify decides; not set, raw', () => {
 		expect(outputChoice(reader({ simplify: true }))).toEqual({ mode: 'simplified' });
 		expect(outputChoice(reader({ simplify: false }))).toEqual({ mode: 'raw' });
 		expect(outputChoice(reader({}))).toEqual({ mode: 'raw' });
 	});
 });
 
-test('the fields are shown from version 1.1 on, Simplify outside tool use and Output Fields inside it', () => {
+test('the fields are shown in the node’s one version, Simplify outside tool use and Output Fields inside it', () => {
 	const on = simplifyField({ operation: ['getAll'] }, true);
 	expect(on).toMatchObject({ name: 'simplify', default: true });
-	expect(on.displayOptions?.show).toEqual({ operation: ['getAll'], '@version': [{ _cnd: { gte: 1.1 } }], '@tool': [false] });
+	expect(on.displayOptions?.show).toEqual({ operation: ['getAll'], '@tool': [false] });
 	expect(simplifyField({}, false).default).toBe(false);
 	const [output, fields] = toolOutputFields({}, feedPostShape);
 	expect(output).toMatchObject({ name: 'toolOutput', default: 'simplified' });

@@ -4,7 +4,7 @@ export const TRIGGER_NODE: INode = {
 	id: 'trigger-1',
 	name: 'Social Aggregator Trigger',
 	type: 'n8n-nodes-social-aggregator.socialAggregatorTrigger',
-	typeVersion: 1,
+	typeVersion: 2,
 	position: [0, 0],
 	parameters: {},
 };

@@ -82,7 +82,7 @@ describe('made-up items: a read never invents an item', () => {
 		expect(run.error?.message).toBe("The service's answer to GET /data/profiles (HTTP 200) cannot be used: element 1 of `data` is a string");
 	});
 
-	test('a write the service answers without a body still succeeds: SPEC.md shows no body for it', async () => {
+	test('a write the service answers without a body still succeeds: the service documents no body for it', async () => {
 		fake.control.answers.add({ method: 'POST', path: '/feeds/:id/posts/:post/pin', raw: '', status: 204 });
 		const run = await runNode(fake, { resource: 'post', operation: 'pin', feedId: feed(F.brandMentions), postId: String(SEEDED.firstPostId) });
 		expect(run.error).toBeUndefined();

@@ -2,10 +2,10 @@
  * Return All against a key's hourly budget (30 requests an "hour", a burst of 10 a "minute", no Retry-After): a list
  * of 100 pages is refused after page 1 with the numbers; with a wait allowed above the need it finishes with every
  * post once, in order; with a wait below the need it is refused after page 1 too, and Continue On Fail keeps what was
- * fetched. In both legal shapes of the service's answers (SPEC.md shows no rate-limit headers):
+ * fetched. In both legal shapes of the service's answers (the service documents no rate-limit headers):
  * - with `X-RateLimit-*` headers: the stand-in's hour shortened to 3 s, which only its headers tell (the credential
- *   keeps SPEC.md's defaults); real time, about 10 s for the case that waits;
- * - without: SPEC.md's hour, counted by the node with the credential's Requests per Hour, on the stand-in's clock (a
+ *   keeps the documented defaults); real time, about 10 s for the case that waits;
+ * - without: the documented hour (docs/service.md#rate-limits), counted by the node with the credential's Requests per Hour, on the stand-in's clock (a
  *   wait moves it on).
  * Then: answers that arrive out of order never make a Return All that fits its waits spend a 429, and a 429 that says
  * only when its window resets (`X-RateLimit-Reset`, no Retry-After) is retried at that reset.
@@ -108,7 +108,7 @@ describe("with X-RateLimit-* headers: the stand-in's hour shortened to 3 s, whic
 	budgetCases({ ms: HOUR_S * 1000, now: () => Date.now(), credential: {}, frees: /frees up in [1-3] s/ });
 });
 
-describe("without rate-limit headers: SPEC.md's hour, counted by the node (on the stand-in's clock)", () => {
+describe("without rate-limit headers: the documented hour, counted by the node (on the stand-in's clock)", () => {
 	onRealHour(fake, { headers: false, newHour });
 	budgetCases({ ms: 3_600_000, now: () => fake.control.clock.now().getTime(), credential, frees: /frees up in 60 min/ });
 });
@@ -156,7 +156,7 @@ test('a wait that is not a number of seconds is refused before any request, nami
 	expect(run.error?.message).toMatch(/Wait for Rate Limit Budget \(Seconds\)/);
 });
 
-describe("answers read out of order, with X-RateLimit-* headers (SPEC.md's hour, on the stand-in's clock)", () => {
+describe("answers read out of order, with X-RateLimit-* headers (the documented hour, on the stand-in's clock)", () => {
 	const LIMIT = 6;
 	const PAGES = 9;
 	onRealHour(fake, { headers: true, newHour: () => newHour({ requestsPerHour: LIMIT, burstPerMinute: null }) });

@@ -80,7 +80,7 @@ test('feeds for multi-selects, providers to connect, connected accounts and webh
 });
 
 /**
- * Where SPEC.md does not show a shape (feed records, social accounts, webhook events), or a
+ * Where the service documents no shape (feed records, social accounts, webhook events), or a
  * field may be missing (display names), the service may answer otherwise than the fake does
  * by default: every dropdown still offers only options that can be picked.
  */
@@ -146,7 +146,7 @@ describe('dropdowns stay usable whatever shape the service answers', () => {
 		expect(providers[0].description).toBe('Needed for: LinkedIn company');
 	});
 
-	test('platforms as bare names: the platforms listed, SPEC.md’s term types for them; nothing usable: SPEC.md’s table', async () => {
+	test('platforms as bare names: the platforms listed, their term types from docs/service.md#term-types; nothing usable: that table', async () => {
 		answer('/platforms', { data: ['Bluesky', 'Reddit', 'Threads'] }, 2);
 		expect(pickable(await load('getPlatforms', sourceCreate, 'parameters.platform')).map((p) => p.value)).toEqual(['Bluesky', 'Reddit', 'Threads']);
 		expect(pickable(await load('getTermTypes', { ...sourceCreate, platform: 'Reddit' }, 'parameters.termType')).map((t) => t.value)).toEqual(['channel', 'mentions']);

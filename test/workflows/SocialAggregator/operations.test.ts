@@ -44,7 +44,7 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			expect(facebook?.term_types).toEqual(
 				expect.arrayContaining([
 					expect.objectContaining({ term_type: 'page', requires_connection: expect.objectContaining({ provider: 'facebook' }) }),
-					// Live, a term type without connection needs says false; SPEC.md's form is null.
+					// Live, a term type without connection needs says false; the published contract's form is null (docs/service.md#platforms).
 					expect.objectContaining({ term_type: 'hashtag', requires_connection: live ? false : null }),
 				]),
 			);

@@ -108,7 +108,7 @@ test('a 429 without Retry-After waits the documented window (a minute) and still
 		[3, [429, 429, 200]],
 		[4, [200]],
 	]);
-	// SPEC.md's limit is 60 requests a minute: a shorter wait would only spend more 429s.
+	// The documented burst is 60 requests a minute (docs/service.md#rate-limits): a shorter wait would only spend more 429s.
 	expect(waits).toEqual([60_000, 60_000]);
 	expect(new Set(run.items.map((item) => item.json.id)).size).toBe(400);
 });

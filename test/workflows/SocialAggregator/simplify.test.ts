@@ -1,7 +1,7 @@
 /**
  * Simplify and, for a tool, Output Fields on Post › Get, Get Many and Search Across Feeds: the simplified
- * item's fields exactly as README.md's "Simplified output" documents them, derived from the raw post of the
- * same answer; version 1 keeps the raw output whatever its parameters say.
+ * item's fields exactly as docs/answers.md's "Simplified output" documents them, derived from the raw post of
+ * the same answer.
  */
 import { DirectoryLoader } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
@@ -16,69 +16,58 @@ const fake = useFakeService();
 
 const F = SEEDED.feeds;
 
-/** README.md: a simplified post of a feed, in this order (feed_id where the answer names the feed). */
-const SIMPLIFIED_POST = [
-	'id',
-	'feed_id',
-	'platform',
-	'url',
-	'message',
-	'posted_at',
-	'poster',
-	'media',
-	'like_count',
-	'comment_count',
-	'moderation_status',
-	'pinned',
-];
+/** docs/answers.md: a simplified post of a feed, in this order; one found across feeds names its feed after its ID. */
+const SIMPLIFIED_POST = ['id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
+const FOUND_POST = ['id', 'feed_id', ...SIMPLIFIED_POST.slice(1)];
 
 const json = (items: OutputItem[]) => items.map((item) => item.json);
 
 /** What the simplified item must hold, from the raw post. */
-function expectedSimplified(raw: IDataObject): IDataObject {
+function expectedSimplified(raw: IDataObject, withFeed = false): IDataObject {
 	const poster = raw.poster as IDataObject;
-	const first = (raw.media as IDataObject[])[0];
 	return {
 		id: raw.id,
-		feed_id: raw.feed_id,
+		...(withFeed ? { feed_id: raw.feed_id } : {}),
 		platform: raw.platform,
-		url: raw.url,
+		poster_name: poster.display_name,
 		message: raw.message,
 		posted_at: raw.external_created_at,
-		poster: { name: poster.display_name, handle: poster.name, url: poster.url },
-		media: first ? { type: first.type, url: first.url } : null,
+		url: raw.url,
 		like_count: raw.like_count ?? null,
 		comment_count: raw.comment_count ?? null,
 		moderation_status: raw.moderation_status,
-		pinned: raw.pinned,
 	};
 }
 
 const getMany = { resource: 'post', operation: 'getAll', feedId: feed(F.brandMentions), limit: 30 };
+
+test('the node declares one version, whose output Simplify shapes', () => {
+	const { description } = new SocialAggregator();
+	expect(description.version).toBe(1);
+	expect(description.defaultVersion).toBeUndefined();
+});
 const search = { resource: 'post', operation: 'search', query: 'acme', limit: 30 };
 
 describe.each([
-	['Get Many', getMany],
-	['Search Across Feeds', search],
-])('Post › %s', (_name, parameters) => {
+	['Get Many', getMany, SIMPLIFIED_POST],
+	['Search Across Feeds', search, FOUND_POST],
+])('Post › %s', (_name, parameters, fields) => {
+	const withFeed = fields === FOUND_POST;
 	test('Simplify is on by default: exactly the documented fields, each from the raw post', async () => {
 		const simplified = await runNode(fake, parameters);
 		const raw = await runNode(fake, { ...parameters, simplify: false });
 		expect(simplified.error).toBeUndefined();
 		expect(simplified.items.length).toBe(30);
-		expect(json(simplified.items)).toEqual(json(raw.items).map(expectedSimplified));
-		for (const item of simplified.items) expect(Object.keys(item.json)).toEqual(SIMPLIFIED_POST);
+		expect(json(simplified.items)).toEqual(json(raw.items).map((post) => expectedSimplified(post, withFeed)));
+		for (const item of simplified.items) expect(Object.keys(item.json)).toEqual(fields);
 		expect(simplified.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
-		// Some posts of the seed have media, some none: both forms are met.
-		expect(simplified.items.some((item) => item.json.media === null)).toBe(true);
-		expect(simplified.items.some((item) => item.json.media !== null)).toBe(true);
 	});
 
-	test('Simplify off gives the raw posts, as version 1 does whatever its parameters say', async () => {
+	test('Simplify off gives the raw posts', async () => {
 		const raw = await runNode(fake, { ...parameters, simplify: false });
-		const v1 = await runNode(fake, { ...parameters, simplify: true }, { typeVersion: 1 });
-		expect(json(v1.items)).toEqual(json(raw.items));
-		expect(Object.keys(raw.items[0].json)).toEqual(expect.arrayContaining(['external_id', 'source_id', 'created_at', 'tagged_users']));
+		expect(Object.keys(raw.items[0].json)).toEqual(
+			expect.arrayContaining(['external_id', 'source_id', 'created_at', 'tagged_users', 'poster', 'media', 'pinned']),
+		);
 	});
 });
 
@@ -101,15 +90,13 @@ test('a post whose answer lacks fields: nulls in the simplified item, never a fa
 	expect(run.items[0].json).toEqual({
 		id: 7,
 		platform: null,
-		url: null,
+		poster_name: null,
 		message: null,
 		posted_at: null,
-		poster: null,
-		media: null,
+		url: null,
 		like_count: null,
 		comment_count: null,
 		moderation_status: null,
-		pinned: null,
 	});
 });
 
@@ -128,6 +115,17 @@ describe('as an agent’s tool: Output Fields', () => {
 		for (const item of run.items) expect(Object.keys(item.json)).toEqual(SIMPLIFIED_POST);
 		const one = await runTool({ operation: 'get', postId: String(SEEDED.firstPostId) });
 		expect(Object.keys(one.items[0].json)).toEqual(SIMPLIFIED_POST);
+	});
+
+	test('what an agent reads of a post by default: at most 400 bytes of JSON for every seeded post, the rest one option away', async () => {
+		const bytes = (items: OutputItem[]) => items.map((item) => Buffer.byteLength(JSON.stringify(item.json)));
+		for (const parameters of [{ returnAll: true }, { operation: 'search', query: 'a', limit: 100 }]) {
+			const simplified = bytes((await runTool(parameters)).items);
+			const raw = bytes((await runTool({ ...parameters, toolOutput: 'raw' })).items);
+			expect(simplified.length).toBeGreaterThanOrEqual(100);
+			expect(Math.max(...simplified)).toBeLessThanOrEqual(400);
+			expect(Math.min(...raw)).toBeGreaterThan(800);
+		}
 	});
 
 	test('Raw: every field; Selected Fields: the chosen ones and the ID', async () => {

@@ -3,9 +3,9 @@
  * page says only that more is there, not how much, so the search cannot be refused after page 1: it spends what the
  * budget allows and stops before a request the service would refuse, naming what it fetched and paid and the cursors
  * to resume from. Instagram (3 credits a page, 100 pages) and Twitter (1 credit, 10 pages): the full search is 100
- * requests and 310 credits. In both legal shapes of the service's answers (SPEC.md shows no rate-limit headers):
+ * requests and 310 credits. In both legal shapes of the service's answers (the service documents no rate-limit headers):
  * with `X-RateLimit-*` headers, the stand-in's hour shortened to 3 s, which only its headers tell (real time); without,
- * SPEC.md's hour, counted by the node with the credential's Requests per Hour, on the stand-in's clock.
+ * the documented hour (docs/service.md#rate-limits), counted by the node with the credential's Requests per Hour, on the stand-in's clock.
  */
 import { onRealHour } from '../budgetClock';
 import { useFakeService } from '../support';
@@ -129,7 +129,7 @@ describe("with X-RateLimit-* headers: the stand-in's hour shortened to 3 s, whic
 	budgetCases({ ms: HOUR_S * 1000, pass: async () => await new Promise((resolve) => setTimeout(resolve, HOUR_S * 1000)), credential: {} });
 });
 
-describe("without rate-limit headers: SPEC.md's hour, counted by the node (on the stand-in's clock)", () => {
+describe("without rate-limit headers: the documented hour, counted by the node (on the stand-in's clock)", () => {
 	onRealHour(fake, { headers: false, newHour });
 	budgetCases({
 		ms: 3_600_000,

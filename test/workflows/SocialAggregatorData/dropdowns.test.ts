@@ -19,9 +19,9 @@ function context(parameters: INodeParameters, path: string): ILoadOptionsFunctio
 
 const getDataPlatforms = () => node.methods!.loadOptions!.getDataPlatforms;
 
-test('the node is versioned, usable as a tool, and names its dropdown loader', () => {
-	expect(node.description).toMatchObject({ name: 'socialAggregatorData', version: [1, 1.1], usableAsTool: true });
-	expect(new SocialAggregatorData().description).toMatchObject({ name: 'socialAggregatorData', defaultVersion: 1.1 });
+test('the node declares one version, is usable as a tool, and names its dropdown loader', () => {
+	expect(node.description).toMatchObject({ name: 'socialAggregatorData', version: 1, usableAsTool: true });
+	expect(new SocialAggregatorData().description.defaultVersion).toBeUndefined();
 });
 
 test('platforms come from GET /platforms, only those searchable without a connected account', async () => {

@@ -218,7 +218,7 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 		});
 	});
 
-	describe('input SPEC.md rules out is refused before any request', () => {
+	describe('input docs/service.md#term-types rules out is refused before any request', () => {
 		test.each([
 			['an empty term', { term: '  ', platforms: ['Bluesky'] }, /Invalid Term \(item 0\): the term is empty/],
 			[

@@ -1,7 +1,7 @@
 /**
  * Simplify and Output Fields on Data › Post › Search and Profile › Look Up; Look Up's layouts and Exact Matches
  * Only, against both legal answer shapes of GET /data/profiles (the live grouped one, the earlier flat one).
- * The simplified fields are README.md's "Simplified output".
+ * The simplified fields are docs/answers.md's "Simplified output".
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,7 +12,7 @@ import { isStatus, postsOf, q, runNode } from './helpers';
 
 const fake = useFakeService();
 
-const SIMPLIFIED_DATA_POST = ['platform', 'platform_id', 'url', 'message', 'posted_at', 'poster', 'media', 'like_count', 'comment_count'];
+const SIMPLIFIED_DATA_POST = ['platform', 'platform_id', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count'];
 const SIMPLIFIED_PROFILE = ['platform', 'handle', 'url', 'follower_count', 'post_count', 'term', 'exact_match'];
 
 const json = (items: OutputItem[]) => items.map((item) => item.json);
@@ -22,15 +22,13 @@ describe('Data › Post › Search', () => {
 
 	function expectedSimplified(raw: IDataObject): IDataObject {
 		const poster = raw.poster as IDataObject;
-		const first = (raw.media as IDataObject[])[0];
 		return {
 			platform: raw.platform,
 			platform_id: raw.platform_id,
-			url: raw.url,
+			poster_name: poster.display_name,
 			message: raw.message,
 			posted_at: raw.post_created_at,
-			poster: { name: poster.display_name, handle: poster.name, url: poster.url },
-			media: first ? { type: first.type, url: first.url } : null,
+			url: raw.url,
 			like_count: raw.like_count ?? null,
 			comment_count: raw.comment_count ?? null,
 		};
@@ -64,13 +62,26 @@ describe('Data › Post › Search', () => {
 		}
 	});
 
-	test('Simplify off, and version 1 whatever its parameters say: the raw posts', async () => {
+	test('Simplify off: the raw posts', async () => {
 		const raw = await runNode(fake, { ...search, simplify: false });
-		const v1 = await runNode(fake, { ...search, simplify: true }, { typeVersion: 1 });
-		expect(json(v1.items)).toEqual(json(raw.items));
 		expect(postsOf(raw.items)[0].json).toHaveProperty('post_created_at');
+		expect(postsOf(raw.items)[0].json).toHaveProperty('poster.image');
 		expect(postsOf(raw.items)[0].json).not.toHaveProperty('posted_at');
 	});
+});
+
+test('what an agent reads of a Data API post by default: at most 400 bytes of JSON for every seeded post', async () => {
+	const TOOL_TYPE = 'n8n-nodes-social-aggregator.socialAggregatorDataTool';
+	const tool = new SocialAggregatorData();
+	tool.description = { ...tool.description, name: 'socialAggregatorDataTool' };
+	const node: NodeUnderTest = { name: 'Search Tool', type: TOOL_TYPE, nodeTypes: { [TOOL_TYPE]: tool } };
+	const search = { resource: 'post', operation: 'search', term: '#acme', platforms: ['Twitter', 'Instagram', 'Bluesky', 'TikTok', 'YouTube'], limit: 20, output: 'posts' };
+	const bytes = (items: OutputItem[]) => items.map((item) => Buffer.byteLength(JSON.stringify(item.json)));
+	const simplified = bytes((await runOneNode(fake, node, search)).items);
+	const raw = bytes((await runOneNode(fake, node, { ...search, toolOutput: 'raw' })).items);
+	expect(simplified).toHaveLength(100);
+	expect(Math.max(...simplified)).toBeLessThanOrEqual(400);
+	expect(Math.max(...raw)).toBeGreaterThan(1000);
 });
 
 describe('Data › Profile › Look Up', () => {
@@ -164,13 +175,6 @@ describe('Data › Profile › Look Up', () => {
 			expect(exact.items.map((item) => item.json.term)).toEqual(['nasa', 'nasa']);
 		});
 
-		test('version 1: the groups exactly as answered, whatever the new parameters say', async () => {
-			const run = await runNode(fake, lookUp({ layout: 'profiles', simplify: true }), { typeVersion: 1 });
-			expect(run.items).toHaveLength(6);
-			expect(run.items[1].json).toMatchObject({ platform: 'Twitter', term: 'fizzbuzz', exact_match: false, profiles: expect.any(Array) });
-			expect((run.items[1].json.profiles as IDataObject[])[0]).toHaveProperty('metrics');
-		});
-
 		test('a Google place ID (the Google profile’s handle) feeds a reviews search', async () => {
 			const profiles = await runNode(fake, lookUp({ term: 'Blue Bottle Coffee', platforms: ['Google'] }));
 			const placeId = String(profiles.items[0].json.handle);
@@ -229,14 +233,6 @@ describe('Data › Profile › Look Up', () => {
 			expect(none.items).toEqual([]);
 			const kept = await runNode(fake, lookUp({ term: 'nasa', platforms: ['Twitter'] }));
 			expect(kept.items.map((item) => [item.json.handle, item.json.exact_match])).toEqual([['nasa_fans', false]]);
-		});
-
-		test('version 1: the flat records exactly as answered', async () => {
-			const run = await runNode(fake, lookUp({ term: 'nasa' }), { typeVersion: 1 });
-			expect(run.items.map((item) => Object.keys(item.json).sort())).toEqual([
-				['display_name', 'image', 'name', 'platform', 'platform_id', 'term', 'url'],
-				['display_name', 'image', 'name', 'place_id', 'platform', 'platform_id', 'term', 'url'],
-			]);
 		});
 	});
 

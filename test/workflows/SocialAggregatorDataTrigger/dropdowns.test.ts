@@ -34,7 +34,7 @@ test('the platforms the fake lists; entries without display names or with bare t
 	expect(await platforms()).toEqual(['TikTok', 'Vimeo']);
 });
 
-test('an answer with nothing usable: SPEC.md’s table', async () => {
+test('an answer with nothing usable: the table of docs/service.md#term-types', async () => {
 	fake.control.answers.add({ path: '/platforms', body: { data: { platforms: [{}, null] } } });
 	expect((await platforms()).sort()).toEqual(Object.keys(DATA_API_TERM_TYPES).sort());
 });

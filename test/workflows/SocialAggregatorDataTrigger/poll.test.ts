@@ -77,7 +77,7 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 		});
 
 		test('a failing platform is reported without losing the others, and its posts come once it recovers', async () => {
-			const harness = trigger({ parameters: { options: { platformErrors: 'emit' } } });
+			const harness = trigger({ parameters: { options: { onPlatformFailure: 'continue' } } });
 			await harness.poll();
 			const bluesky = fake.control.data.addPosts('Bluesky', TERM, 2, 'hashtag');
 			const twitter = fake.control.data.addPosts('Twitter', TERM, 2, 'hashtag');

@@ -96,7 +96,7 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 		const posts = await emitted(harness);
 		expect(posts.map((p) => [p.feed_id, p.id])).toEqual([...fromA.map((id) => [a, id]), ...fromB.map((id) => [b, id])]);
 		// Simplified like Post › Get Many, with the feed named.
-		expect(Object.keys(posts[0])).toEqual(expect.arrayContaining(['id', 'feed_id', 'message', 'posted_at', 'poster']));
+		expect(Object.keys(posts[0])).toEqual(expect.arrayContaining(['id', 'feed_id', 'message', 'posted_at', 'poster_name']));
 		expect(posts[0]).not.toHaveProperty('ai_moderation_reasoning');
 
 		fake.control.requests.clear();

@@ -1,6 +1,6 @@
 /**
  * The trigger's dropdowns as the editor loads them (n8n-core's LoadOptionsContext), against
- * the fake service answering shapes SPEC.md does not pin down: only pickable options.
+ * the fake service answering shapes the service does not pin down: only pickable options.
  */
 import type { ILoadOptionsFunctions, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 

@@ -201,7 +201,7 @@ describe('route: one operation run for an item', () => {
 });
 
 describe('route with reshape', () => {
-	it('makes a successful answer SPEC.md\'s shape before the path checks and outputs it, handing the reshape what was sent', async () => {
+	it('makes a successful answer the documented shape before the path checks and outputs it, handing the reshape what was sent', async () => {
 		const seen: Array<[unknown, string]> = [];
 		const reshape = (body: unknown, request: IHttpRequestOptions) => {
 			seen.push([body, request.url]);

@@ -8,7 +8,7 @@ import type { DataPostsResponse } from '../../support/dataPostsResponse';
 type SearchRound = { platforms: string[]; cursor?: string };
 type SearchPlan = Omit<RoundPlan<DataPost>, 'fetchRound' | 'maxRequests'> & { maxRequests?: number };
 
-/** Posts → Search's rounds (the operation's own `searchRounds`) against an answer in SPEC.md's shape. */
+/** Posts → Search's rounds (the operation's own `searchRounds`) against an answer in the shape of docs/service.md#cursors. */
 async function runSearch(plan: SearchPlan, fetch: (round: SearchRound) => Promise<DataPostsResponse>) {
 	const outcome = await searchRounds({
 		...plan,

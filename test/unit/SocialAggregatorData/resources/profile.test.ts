@@ -24,9 +24,10 @@ describe('shapeProfiles', () => {
 		]);
 	});
 
-	test('version 1 (as answered): the records untouched; Exact Matches Only still filters them', () => {
-		expect(shapeProfiles(live, { layout: 'answer', exactOnly: false, choice: RAW })).toEqual(live);
-		expect(shapeProfiles(live, { layout: 'answer', exactOnly: true, choice: RAW })).toEqual(live.slice(0, 2));
+	test('Simplify off: the groups as answered, exact_match decided where the answer is silent; Exact Matches Only filters them', () => {
+		const answered = [live[0], { ...live[1], exact_match: true }, { ...live[2], profiles: [], exact_match: false }];
+		expect(shapeProfiles(live, { layout: 'groups', exactOnly: false, choice: RAW })).toEqual(answered);
+		expect(shapeProfiles(live, { layout: 'groups', exactOnly: true, choice: RAW })).toEqual(answered.slice(0, 2));
 	});
 
 	test('the flat shape: records of one platform and handle become one group, whatever their order', () => {
