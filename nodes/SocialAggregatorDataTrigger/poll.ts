@@ -89,7 +89,7 @@ export function oldestFirst(lists: DataPost[][]): DataPost[] {
 }
 
 /** What the memory holds for this search: the seen keys and backlogs of its platforms (none after another search). */
-export function recall(
+function recall(
 	search: DataSearch,
 	previous: PollState,
 ): { identity: string; oldSeen: Record<string, string[]>; seenSets: Record<string, Set<string>>; backlog: Record<string, Backlog> } {
@@ -113,7 +113,7 @@ export function recall(
 }
 
 /** What one poll did with a platform. */
-export type PlatformOutcome =
+type PlatformOutcome =
 	/** It failed at some page: next time it reads again where it stood. */
 	| { kind: 'failed' }
 	/** The page budget ran out before it was asked: what was known is kept. */

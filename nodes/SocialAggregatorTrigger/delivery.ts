@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { eventList, textList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
-import { idValue, isObject } from '../shared/utils';
+import { idValue, isObject, keepRecent } from '../shared/utils';
 
 /** Delivery ids a process remembers per trigger to recognise a retry. */
 const RECENT_DELIVERIES_LIMIT = 500;
@@ -76,7 +76,7 @@ function refusal(status: number, code: string, message: string, log?: DeliveryAn
 }
 
 /** Whether a stored parameter holds an expression anywhere (a text starting with `=`). */
-export function holdsExpression(value: unknown): boolean {
+function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
 	if (value && typeof value === 'object') return Object.values(value).some(holdsExpression);
@@ -166,7 +166,7 @@ export function applySettings(
 }
 
 /** The answer body of a delivery that starts the workflow: `{ received: true, id }`. */
-export function startedBody(delivery: Delivery): IDataObject {
+function startedBody(delivery: Delivery): IDataObject {
 	return delivery.id === undefined ? { received: true } : { received: true, id: delivery.id };
 }
 
@@ -254,7 +254,7 @@ const JSON_TOKEN = /("[^"\\]*(?:\\.[^"\\]*)*")\s*:|"[^"\\]*(?:\\.[^"\\]*)*"|[[\]
  * JSON.parse rounds a number past 2^53, so two deliveries could share one. `number` tells a
  * number from a text of digits.
  */
-export function rawIdToken(raw: string): { text: string; number: boolean } | undefined {
+function rawIdToken(raw: string): { text: string; number: boolean } | undefined {
 	let depth = 0;
 	let idNext = false;
 	let found: { text: string; number: boolean } | undefined;
@@ -340,11 +340,4 @@ export function rememberHandled(key: string, id: string): void {
 	const recent = seenInProcess.get(key) ?? [];
 	const next = recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT);
 	keepRecent(seenInProcess, key, next, TRIGGERS_REMEMBERED);
-}
-
-/** Sets `key` as the newest entry of a process-wide map, dropping the oldest past `limit` entries. */
-export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
-	map.delete(key);
-	map.set(key, value);
-	if (map.size > limit) map.delete(map.keys().next().value as string);
 }

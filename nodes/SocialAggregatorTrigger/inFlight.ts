@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { keepRecent } from './delivery';
+import { keepRecent } from '../shared/utils';
 
 /**
  * Executions of one trigger that this process started and has not finished, at most. Each holds an

@@ -10,7 +10,7 @@ import { idText } from './delivery';
  * gives up (a subscription is disabled after 10 failed deliveries in a row), so a copy comes within
  * that span; docs/exactly-once.md says what it covers.
  */
-export const PROCESSED_KEYS_KEPT = 10_000;
+const PROCESSED_KEYS_KEPT = 10_000;
 
 /** Rounds after the first check: executions that both found an id new record a round key; the first goes on. */
 const TIE_BREAK_ROUNDS = 2;
@@ -29,7 +29,7 @@ const KEYS_PER_WRITE = 1_000;
 const DELIVERY_PREFIX = 'delivery:';
 const ROUND_PREFIX = 'round';
 
-export const deliveryKey = (id: string) => `${DELIVERY_PREFIX}${id}`;
+const deliveryKey = (id: string) => `${DELIVERY_PREFIX}${id}`;
 const roundKey = (round: number, id: string) => `${ROUND_PREFIX}${round}:${id}`;
 
 /** Check-and-record over n8n's database: which of `ids` were recorded before this call. */

@@ -25,7 +25,7 @@ export const DEFAULT_MAX_FILE_MB = 25;
 export const DEFAULT_TIME_LIMIT_SECONDS = 60;
 
 /** Redirects followed per file, each checked by the same rules as the first URL. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /** One medium chosen: where it sits in the post (`avatar` for the poster's picture), its type and URL as answered. */
 export interface ChosenMedium {
@@ -58,7 +58,7 @@ export function chooseMedia(post: IDataObject, choice: MediaChoice, avatar: bool
 }
 
 /** How a medium is named in messages: "image 2", "the avatar". */
-export function mediumLabel(medium: ChosenMedium): string {
+function mediumLabel(medium: ChosenMedium): string {
 	if (medium.index === null) return 'the poster’s avatar';
 	return `${medium.type || 'medium'} ${medium.index + 1}`;
 }
@@ -90,7 +90,7 @@ export function mediaUrlProblem(value: unknown, allowPrivateNetwork = false): st
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
 /** Where one hop's request goes: the address checked, with the name the host is asked by and TLS verifies. */
-export interface Hop {
+interface Hop {
 	/** The URL as the post or a redirect gave it. */
 	url: string;
 	/** The URL connected to: the checked IP address in place of a host name. */
@@ -162,7 +162,7 @@ export interface MediaAnswer {
 }
 
 /** Sends one plain request (no credential) and answers every status. */
-export type MediaFetch = (request: IHttpRequestOptions) => Promise<MediaAnswer>;
+type MediaFetch = (request: IHttpRequestOptions) => Promise<MediaAnswer>;
 
 /** How media reach the network: the request, and the lookup of host names where n8n offers one. */
 export interface MediaNetwork {
@@ -410,7 +410,7 @@ export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium
 // ---------------------------------------------------------------------------------------------------------------
 
 /** An image or a video recognised by its bytes, with the extension its file gets. */
-export interface MediaType {
+interface MediaType {
 	mimeType: string;
 	extension: string;
 }

@@ -13,7 +13,8 @@ import {
 	type MediaChoice,
 	type ResolveHost,
 } from '../../shared/media';
-import { DEFAULT_TIMEOUT_MS, RequestGate } from '../../shared/transport';
+import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
+import { gatePerRun } from '../../shared/runGate';
 import { collection } from './fields';
 import type { Prepare } from './checks';
 import type { Files } from './routing';
@@ -155,14 +156,7 @@ function describe(medium: ChosenMedium): IDataObject {
 /** Media downloads a node run has in flight at once, whatever the number of input items: memory stays bounded. */
 export const MEDIA_CONCURRENCY = 4;
 
-const runGates = new WeakMap<object, RequestGate>();
-
-function mediaGate(context: IExecutePaginationFunctions): RequestGate {
-	const run: object | undefined = context.getExecuteData();
-	const gate = (run && runGates.get(run)) ?? new RequestGate(MEDIA_CONCURRENCY);
-	if (run) runGates.set(run, gate);
-	return gate;
-}
+const mediaGate = gatePerRun(MEDIA_CONCURRENCY);
 
 /**
  * A medium that failed as an n8n error. n8n swaps a message holding a connection code (ECONNREFUSED …) for a generic

@@ -37,21 +37,21 @@ const requestShow = { show: { resource: ['apiKey'], operation: ['request'] } };
 const requestFields = updateDisplayOptions(requestShow, requestProperties);
 
 /** Where key requests go (they take no API key): the typed Base URL, or only the Base URL of a credential. */
-export async function keyIssuanceBaseUrl(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+async function keyIssuanceBaseUrl(this: IExecuteFunctions, itemIndex: number): Promise<string> {
 	const source = this.getNodeParameter('baseUrlSource', itemIndex, 'parameter') as string;
 	if (source === 'credential') return await getBaseUrl.call(this, itemIndex);
 	return validOrThrow(this.getNode(), checkBaseUrl(this.getNodeParameter('baseUrl', itemIndex, '')), itemIndex);
 }
 
 /** The fields of an answer that an item keeps; an issued key appears only in the item, never in a log or an error. */
-export function pick(body: IDataObject, fields: string[]): IDataObject {
+function pick(body: IDataObject, fields: string[]): IDataObject {
 	return Object.fromEntries(fields.filter((field) => body[field] !== undefined).map((field) => [field, body[field]]));
 }
 
-export const PLAN_FIELDS = ['rate_limit', 'upgrade_hint', 'upgrade_url'];
+const PLAN_FIELDS = ['rate_limit', 'upgrade_hint', 'upgrade_url'];
 
 /** The first words of every issued key's next_step. */
-export const SAVE_KEY = 'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here';
+const SAVE_KEY = 'Save api_key in a Social Aggregator API credential (with the same Base URL); it is shown only here';
 
 /** The answer of POST /authorize: Mode A (a key at once) or Mode B (approval needed). */
 export function requestItem(statusCode: number, body: unknown, email: string): IDataObject {
@@ -95,7 +95,7 @@ async function executeRequest(this: IExecuteFunctions, itemIndex: number): Promi
 	return [await apiRequestChecked(this, request, (answer, at) => requestItem(at.statusCode, answer, email.value))];
 }
 
-export const requestIdField: INodeProperties = {
+const requestIdField: INodeProperties = {
 	displayName: 'Request ID',
 	name: 'requestId',
 	type: 'string',
@@ -209,7 +209,7 @@ export function pollItem(statusCode: number, body: unknown, requestId: string): 
 }
 
 /** Reads the Request ID parameter and returns a function asking GET /authorize/{request_id} once. */
-export async function preparePoll(
+async function preparePoll(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<{ requestId: string; poll: () => Promise<PollResult> }> {

@@ -134,7 +134,7 @@ const searchShow = { show: { resource: ['post'], operation: ['search'] } };
 const searchFields = updateDisplayOptions(searchShow, searchProperties);
 
 /** A safety net against a service that never stops paging. */
-export const MAX_SEARCH_REQUESTS = 1000;
+const MAX_SEARCH_REQUESTS = 1000;
 
 type SearchOutputMode = 'posts' | 'pages' | 'postsAndStatus';
 
