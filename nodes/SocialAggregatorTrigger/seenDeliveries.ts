@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { idText } from './delivery';
+import { idText } from './deliveryId';
 
 /**
  * Keys kept in n8n's database per trigger, the oldest dropped first. A delivery takes one, three
