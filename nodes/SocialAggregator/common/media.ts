@@ -14,7 +14,7 @@ import {
 	type ResolveHost,
 } from '../../shared/media';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
-import { gatePerRun } from '../../shared/runGate';
+import { gatePerRun, MEDIA_CONCURRENCY } from '../../shared/runGate';
 import { collection } from './fields';
 import type { Prepare } from './checks';
 import type { Files } from './routing';
@@ -152,9 +152,6 @@ function maxFileBytes(megabytes: unknown): number | undefined {
 function describe(medium: ChosenMedium): IDataObject {
 	return { ...medium.answered, type: medium.type, index: medium.index };
 }
-
-/** Media downloads a node run has in flight at once, whatever the number of input items: memory stays bounded. */
-export const MEDIA_CONCURRENCY = 4;
 
 const mediaGate = gatePerRun(MEDIA_CONCURRENCY);
 

@@ -18,7 +18,7 @@ import { budgetRefusal, partialNote } from '../../shared/budgetErrors';
 import { collectPages, findInPages, ListAlreadyFailed } from '../../shared/pages';
 import { failedItem } from '../../shared/failedItem';
 import { validOrThrow } from '../../shared/refusal';
-import { gatePerRun } from '../../shared/runGate';
+import { gatePerRun, PAGE_CONCURRENCY } from '../../shared/runGate';
 import { budgetWaitFrom, retryPolicyFrom } from '../../shared/requestOptions';
 import { retryTiming, type RetryPolicy } from '../../shared/retry';
 import { outputChoice, shapeRecord, type OutputChoice, type RecordShape } from '../../shared/simplify';
@@ -267,10 +267,6 @@ function failureOutput(
 		},
 	});
 }
-
-// Requests in flight at once for a node run (n8n runs a declarative node's items concurrently), and pages of
-// a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
-export const PAGE_CONCURRENCY = 10;
 
 const pageGate = gatePerRun(PAGE_CONCURRENCY);
 
