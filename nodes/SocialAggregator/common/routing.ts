@@ -152,7 +152,7 @@ interface Operation {
 }
 
 /** The operation of a spec: every parameter in its path is an ID, checked as a number before any request. */
-export function planOperation(spec: RouteSpec): Operation {
+function planOperation(spec: RouteSpec): Operation {
 	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
 	return { spec, prepare: [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])], lastId: ids.at(-1) };
 }
@@ -271,7 +271,7 @@ function failureOutput(
 const pageGate = gatePerRun(PAGE_CONCURRENCY);
 
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
-export function finish(request: RequestOptions, chosenTimeout: number): void {
+function finish(request: RequestOptions, chosenTimeout: number): void {
 	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (isEmptyValue(value)) delete request.qs![key];
@@ -339,7 +339,7 @@ function pageReader(send: RequestSender) {
 }
 
 /** The items of an answer checked against its shape (docs/service.md#answers); a write may answer without a body (then: success). */
-export function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
+function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
 	const empty = isEmptyValue(answer.body);
 	if (method !== 'GET' && empty) return [{ success: true }];
 	const at = { statusCode: answer.statusCode };
