@@ -126,7 +126,7 @@ async function checkInTurn(store: ProcessedStore, key: string, keys: string[]): 
  * random waits let one of two executions that both found an id new go on, and put back ids another
  * process's write dropped.
  */
-export async function claimDeliveries(
+async function claimDeliveries(
 	store: ProcessedStore,
 	key: string,
 	ids: Array<string | undefined>,
@@ -152,17 +152,18 @@ export function itemDeliveryId(json: IDataObject): string | undefined {
 
 /**
  * The items of deliveries no execution has acted on yet, with pairedItem (an item's own, else its
- * index); items without a delivery id pass.
+ * index); items without a delivery id pass. `random` spreads the waits of the tie-break rounds.
  */
 export async function firstTimeItems(
 	items: INodeExecutionData[],
 	store: ProcessedStore,
 	key: string,
 	tieBreak: (ids: string[]) => boolean = () => true,
+	random: () => number = Math.random,
 ): Promise<{ items: INodeExecutionData[]; duplicates: string[] }> {
 	const ids = items.map((item) => itemDeliveryId(item.json));
 	const known = ids.filter((id): id is string => id !== undefined);
-	const claimed = await claimDeliveries(store, key, ids, Math.random, tieBreak(known));
+	const claimed = await claimDeliveries(store, key, ids, random, tieBreak(known));
 	const isCopy = (id: string | undefined): id is string => id !== undefined && !claimed.has(id);
 	const kept = items.flatMap((item, index) => {
 		if (isCopy(ids[index])) return [];
