@@ -11,8 +11,8 @@ import {
 	type ChosenMedium,
 	type MediaAnswer,
 	type MediaChoice,
-	type ResolveHost,
 } from '../../shared/media';
+import type { ResolveHost } from '../../shared/mediaUrl';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 import { gatePerRun, MEDIA_CONCURRENCY } from '../../shared/runGate';
 import { collection } from './fields';
