@@ -1,5 +1,6 @@
 import type { DataSearch } from '../shared/dataSearch';
-import { collectRounds, type PlatformProgress, type RoundAnswer } from '../shared/rounds';
+import type { PlatformProgress } from '../shared/roundPage';
+import { collectRounds, type RoundAnswer } from '../shared/rounds';
 import type { DataPost } from '../shared/types';
 import { failureOf, oldestFirst, pollKey, recall, settleAll, type PlatformFailure, type PollState } from './pollMemory';
 

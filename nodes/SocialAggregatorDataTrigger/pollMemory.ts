@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DataSearch } from '../shared/dataSearch';
-import type { PlatformProgress } from '../shared/rounds';
+import type { PlatformProgress } from '../shared/roundPage';
 import { recordKey } from '../shared/utils';
 import type { DataPost } from '../shared/types';
 

@@ -2,14 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { canonicalPlatform } from '../../shared/platforms';
 import { type Checked, refuse } from '../../shared/refusal';
-import {
-	collectRounds,
-	type PageRecord,
-	platformFailureItem,
-	type PlatformProgress,
-	type RoundOutcome,
-	type RoundPlan,
-} from '../../shared/rounds';
+import type { PageRecord, PlatformProgress } from '../../shared/roundPage';
+import { collectRounds, platformFailureItem, type RoundOutcome, type RoundPlan } from '../../shared/rounds';
 import { dataPostShape, type OutputChoice, RAW, shapeRecord } from '../../shared/simplify';
 import type { DataPost } from '../../shared/types';
 

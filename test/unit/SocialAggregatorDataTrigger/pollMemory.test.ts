@@ -1,5 +1,5 @@
 import { oldestFirst, pollKey, settleAll } from '../../../nodes/SocialAggregatorDataTrigger/pollMemory';
-import type { PlatformProgress } from '../../../nodes/shared/rounds';
+import type { PlatformProgress } from '../../../nodes/shared/roundPage';
 import type { DataPost } from '../../../nodes/shared/types';
 import { ids } from '../support/dataApiStub';
 
