@@ -7,7 +7,7 @@ import type { PlatformStatus } from './types';
 /** Per-platform failures worth asking again in a later round. */
 const RETRYABLE_PLATFORM_ERRORS = ['fetch_timeout', 'platform_error'];
 
-export type PlatformState = 'first' | 'more' | 'done' | 'failed';
+type PlatformState = 'first' | 'more' | 'done' | 'failed';
 
 export interface PlatformProgress {
 	platform: string;
