@@ -15,17 +15,24 @@ function isLoopback(hostname: string): boolean {
 	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** The address a request goes to, as n8n's HTTP client joins `baseURL` and `url`; undefined when it is none. */
-function requestTarget(request: IHttpRequestOptions): URL | undefined {
+/**
+ * A request as n8n hands it to `authenticate`: its own options, or the older request form (the HTTP Request node
+ * with this credential), which names the address `uri` and redirects `followRedirect`/`followAllRedirects`.
+ */
+type AnyRequest = IHttpRequestOptions & { uri?: unknown; followRedirect?: boolean; followAllRedirects?: boolean };
+
+/** The address a request goes to, as n8n's HTTP client joins `baseURL` and `url` (or `uri`); undefined when it is none. */
+function requestTarget(request: AnyRequest): URL | undefined {
+	const address = request.url ?? request.uri;
 	try {
-		return new URL(request.url, request.baseURL || undefined);
+		return new URL(String(address), request.baseURL || undefined);
 	} catch {
 		return undefined;
 	}
 }
 
 /** Why the key must not go with this request, or undefined when it may. */
-function keyRefusal(apiKey: string, baseUrl: string, request: IHttpRequestOptions): string | undefined {
+function keyRefusal(apiKey: string, baseUrl: string, request: AnyRequest): string | undefined {
 	if (apiKey === '') return 'The API Key is empty: paste the key from the Developer page of the dashboard.';
 	// The HTTP client refuses such a header with a message that blames the address.
 	if ([...apiKey].some((char) => char === '\r' || char === '\n' || char === '\0' || char.codePointAt(0)! > 0xff)) {
@@ -40,7 +47,7 @@ function keyRefusal(apiKey: string, baseUrl: string, request: IHttpRequestOption
 	const target = requestTarget(request);
 	// Every request with this credential goes to the Base URL's host: the key is sent nowhere else.
 	if (target?.origin !== base.origin) {
-		return `The API key is sent only to the Base URL's address (${base.origin}), not to ${target?.origin ?? request.url}.`;
+		return `The API key is sent only to the Base URL's address (${base.origin}), not to ${target?.origin ?? 'a request without a web address'}.`;
 	}
 	return undefined;
 }
@@ -106,12 +113,16 @@ export class SocialAggregatorApi implements ICredentialType {
 		const apiKey = String(credentials.apiKey ?? '');
 		const refusal = keyRefusal(apiKey, String(credentials.baseUrl ?? '').trim(), request);
 		if (refusal !== undefined) throw new Error(refusal);
-		return {
+		const authenticated: AnyRequest = {
 			...request,
 			headers: { ...request.headers, Authorization: `Bearer ${apiKey}` },
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
+			// The older request form follows a GET's redirects unless told not to.
+			followRedirect: false,
+			followAllRedirects: false,
 		};
+		return authenticated;
 	}
 
 	/**

@@ -1,8 +1,17 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { searchFeeds, searchPosts, searchSources, searchWebhooks } from '../shared/loadOptions';
+import {
+	getFeedSources,
+	getPlatforms,
+	getTermTypes,
+	getWebhookEvents,
+	searchFeeds,
+	searchPosts,
+	searchSources,
+	searchWebhooks,
+} from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
-import * as loadOptions from './common/loadOptions';
+import { getConnectionProviders, getFeeds, getSocialAccounts } from './common/loadOptions';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
 import { feedDescription } from './resources/feed';
@@ -69,6 +78,14 @@ export class SocialAggregator implements INodeType {
 
 	methods = {
 		listSearch: { searchFeeds, searchPosts, searchSources, searchWebhooks },
-		loadOptions,
+		loadOptions: {
+			getConnectionProviders,
+			getFeedSources,
+			getFeeds,
+			getPlatforms,
+			getSocialAccounts,
+			getTermTypes,
+			getWebhookEvents,
+		},
 	};
 }

@@ -15,9 +15,8 @@ import {
 	latestPosts,
 	pollOnce,
 	type FetchRound,
-	type PlatformFailure,
-	type PollState,
 } from './poll';
+import type { PlatformFailure, PollState } from './pollMemory';
 
 const DEFAULT_TEST_POSTS = 5;
 

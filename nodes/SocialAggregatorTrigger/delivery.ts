@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { eventList, textList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
-import { idValue, isObject } from '../shared/utils';
+import { idValue, isObject, keepRecent } from '../shared/utils';
+import { idText, rawIdToken } from './deliveryId';
 
 /** Delivery ids a process remembers per trigger to recognise a retry. */
 const RECENT_DELIVERIES_LIMIT = 500;
@@ -11,7 +12,7 @@ const RECENT_DELIVERIES_LIMIT = 500;
 const TRIGGERS_REMEMBERED = 1000;
 
 /** The most a delivery may hold, refused with 413 before any signature check (n8n itself reads up to 16 MB). */
-export const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
+const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
 
 type OutputMode = 'eachPost' | 'eachDelivery';
 
@@ -76,7 +77,7 @@ function refusal(status: number, code: string, message: string, log?: DeliveryAn
 }
 
 /** Whether a stored parameter holds an expression anywhere (a text starting with `=`). */
-export function holdsExpression(value: unknown): boolean {
+function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
 	if (value && typeof value === 'object') return Object.values(value).some(holdsExpression);
@@ -166,7 +167,7 @@ export function applySettings(
 }
 
 /** The answer body of a delivery that starts the workflow: `{ received: true, id }`. */
-export function startedBody(delivery: Delivery): IDataObject {
+function startedBody(delivery: Delivery): IDataObject {
 	return delivery.id === undefined ? { received: true } : { received: true, id: delivery.id };
 }
 
@@ -236,50 +237,6 @@ function parseDelivery(text: string): Delivery | undefined {
 	}
 }
 
-/** An id as text: a non-empty string, or a number's digits. */
-export function idText(id: unknown): string | undefined {
-	if (typeof id === 'string' && id !== '') return id;
-	return typeof id === 'number' ? String(id) : undefined;
-}
-
-/**
- * Keys (a string and its colon), other strings, brackets and bare values (numbers, true, null), in order. A string is
- * matched as runs of plain characters between escapes: one alternation per character recurses in the regex engine and
- * overflows its stack on a string of a few megabytes, which a delivery under the size cap may hold.
- */
-const JSON_TOKEN = /("[^"\\]*(?:\\.[^"\\]*)*")\s*:|"[^"\\]*(?:\\.[^"\\]*)*"|[[\]{}]|[^\s,:[\]{}"]+/g;
-
-/**
- * The top-level `id` as written, the last one when the key comes twice (as JSON.parse reads it):
- * JSON.parse rounds a number past 2^53, so two deliveries could share one. `number` tells a
- * number from a text of digits.
- */
-export function rawIdToken(raw: string): { text: string; number: boolean } | undefined {
-	let depth = 0;
-	let idNext = false;
-	let found: { text: string; number: boolean } | undefined;
-	for (const [token, key] of raw.matchAll(JSON_TOKEN)) {
-		if (idNext) {
-			idNext = false;
-			const text = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token)
-				? token
-				: token.startsWith('"') ? idText(JSON.parse(token)) : undefined;
-			found = text === undefined ? undefined : { text, number: !token.startsWith('"') };
-			if (token === '{' || token === '[') depth++;
-			continue;
-		}
-		if (token === '{' || token === '[') depth++;
-		else if (token === '}' || token === ']') depth--;
-		else idNext = depth === 1 && key !== undefined && JSON.parse(key) === 'id';
-	}
-	return found;
-}
-
-/** The top-level `id` as written (see rawIdToken). */
-export function rawDeliveryId(raw: string): string | undefined {
-	return rawIdToken(raw)?.text;
-}
-
 function isTestDelivery(delivery: Delivery): boolean {
 	return isObject(delivery.data) && delivery.data.test === true;
 }
@@ -294,7 +251,7 @@ function deliveryFeedId(delivery: Delivery): string | undefined {
 }
 
 /** Why a verified delivery is not emitted, or `undefined` when it is. */
-export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string | undefined {
+function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string | undefined {
 	const test = isTestDelivery(delivery);
 	if (test && filter.listeningForTest) return undefined;
 	if (test && !filter.includeTestDeliveries) return 'test deliveries are turned off';
@@ -311,7 +268,7 @@ export function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string
 }
 
 /** One item per delivery, or per post with its feed, source and event id; no posts, no item, unless a test. */
-export function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
+function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 	if (mode === 'eachDelivery') return [delivery];
 	const data = isObject(delivery.data) ? delivery.data : {};
 	const posts = Array.isArray(data.posts) ? (data.posts as IDataObject[]) : undefined;
@@ -340,11 +297,4 @@ export function rememberHandled(key: string, id: string): void {
 	const recent = seenInProcess.get(key) ?? [];
 	const next = recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT);
 	keepRecent(seenInProcess, key, next, TRIGGERS_REMEMBERED);
-}
-
-/** Sets `key` as the newest entry of a process-wide map, dropping the oldest past `limit` entries. */
-export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
-	map.delete(key);
-	map.set(key, value);
-	if (map.size > limit) map.delete(map.keys().next().value as string);
 }

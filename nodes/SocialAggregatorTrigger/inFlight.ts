@@ -1,16 +1,16 @@
 import { sleep } from 'n8n-workflow';
 
-import { keepRecent } from './delivery';
+import { keepRecent } from '../shared/utils';
 
 /**
  * Executions of one trigger that this process started and has not finished, at most. Each holds an
  * expression isolate (n8n's default engine) and waits for its database check: past this many, a
  * delivery waits for one to finish before it is accepted.
  */
-export const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT = 32;
 
 /** How long a delivery waits for a free place before it is answered 503: well within a sender's timeout. */
-export const WAIT_FOR_PLACE_MS = 2_000;
+const WAIT_FOR_PLACE_MS = 2_000;
 
 /** Seconds the sender is asked to wait before retrying a delivery answered 503. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -42,7 +42,7 @@ function live(trigger: string, now: number): Map<string, number> {
 }
 
 /** Executions of `trigger` started here and not finished. */
-export function inFlight(trigger: string, now = Date.now()): number {
+function inFlight(trigger: string, now = Date.now()): number {
 	return live(trigger, now).size;
 }
 

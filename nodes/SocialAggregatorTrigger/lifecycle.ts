@@ -7,8 +7,7 @@ import { webhookUrlProblem } from '../shared/webhookUrl';
 import { listAnswer, objectAnswer } from '../shared/answerShapes';
 import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
-import { keepRecent } from './delivery';
-import { isObject } from '../shared/utils';
+import { isObject, keepRecent } from '../shared/utils';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
 interface StoredSubscription extends IDataObject {

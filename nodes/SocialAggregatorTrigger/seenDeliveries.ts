@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { idText } from './delivery';
+import { idText } from './deliveryId';
 
 /**
  * Keys kept in n8n's database per trigger, the oldest dropped first. A delivery takes one, three
@@ -10,7 +10,7 @@ import { idText } from './delivery';
  * gives up (a subscription is disabled after 10 failed deliveries in a row), so a copy comes within
  * that span; docs/exactly-once.md says what it covers.
  */
-export const PROCESSED_KEYS_KEPT = 10_000;
+const PROCESSED_KEYS_KEPT = 10_000;
 
 /** Rounds after the first check: executions that both found an id new record a round key; the first goes on. */
 const TIE_BREAK_ROUNDS = 2;
@@ -29,7 +29,7 @@ const KEYS_PER_WRITE = 1_000;
 const DELIVERY_PREFIX = 'delivery:';
 const ROUND_PREFIX = 'round';
 
-export const deliveryKey = (id: string) => `${DELIVERY_PREFIX}${id}`;
+const deliveryKey = (id: string) => `${DELIVERY_PREFIX}${id}`;
 const roundKey = (round: number, id: string) => `${ROUND_PREFIX}${round}:${id}`;
 
 /** Check-and-record over n8n's database: which of `ids` were recorded before this call. */
@@ -126,7 +126,7 @@ async function checkInTurn(store: ProcessedStore, key: string, keys: string[]): 
  * random waits let one of two executions that both found an id new go on, and put back ids another
  * process's write dropped.
  */
-export async function claimDeliveries(
+async function claimDeliveries(
 	store: ProcessedStore,
 	key: string,
 	ids: Array<string | undefined>,
@@ -152,17 +152,18 @@ export function itemDeliveryId(json: IDataObject): string | undefined {
 
 /**
  * The items of deliveries no execution has acted on yet, with pairedItem (an item's own, else its
- * index); items without a delivery id pass.
+ * index); items without a delivery id pass. `random` spreads the waits of the tie-break rounds.
  */
 export async function firstTimeItems(
 	items: INodeExecutionData[],
 	store: ProcessedStore,
 	key: string,
 	tieBreak: (ids: string[]) => boolean = () => true,
+	random: () => number = Math.random,
 ): Promise<{ items: INodeExecutionData[]; duplicates: string[] }> {
 	const ids = items.map((item) => itemDeliveryId(item.json));
 	const known = ids.filter((id): id is string => id !== undefined);
-	const claimed = await claimDeliveries(store, key, ids, Math.random, tieBreak(known));
+	const claimed = await claimDeliveries(store, key, ids, random, tieBreak(known));
 	const isCopy = (id: string | undefined): id is string => id !== undefined && !claimed.has(id);
 	const kept = items.flatMap((item, index) => {
 		if (isCopy(ids[index])) return [];

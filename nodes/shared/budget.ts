@@ -23,15 +23,14 @@ export const DEFAULT_LIMITS: KeyLimits = { perWindow: 300, windowMs: 3_600_000, 
 interface Told {
 	limit: number;
 	remaining: number;
+	/** The latest the window can reset: never later than this. */
 	resetAt: number;
+	/**
+	 * The earliest: the reset lies after this. `X-RateLimit-Reset` counts whole seconds to go from when the service
+	 * counted the request, which lies between when it was sent and when its answer was read.
+	 */
+	resetAfter: number;
 }
-
-/**
- * How far apart the resets reckoned from one window's answers may be: `X-RateLimit-Reset` counts whole seconds to
- * go, reckoned from when each answer is read, and an answer may be read a moment late. Another window's reset lies
- * about a window later; half the window told, or this, whichever is longer, tells the two apart.
- */
-const SAME_WINDOW_SLACK_MS = 1_500;
 
 /** A response header by name, whatever its case; the first value of a repeated one. */
 export function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
@@ -55,14 +54,17 @@ export function resetTime(text: string | undefined, now: number): number | undef
 
 /**
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds to go, or a Unix time in seconds) when all three are there
- * and readable; undefined otherwise.
+ * and readable, in an answer read `now` to a request sent at `sentAt`; undefined otherwise.
  */
-export function toldLimits(headers: Record<string, unknown>, now: number): Told | undefined {
+export function toldLimits(headers: Record<string, unknown>, now: number, sentAt = now): Told | undefined {
 	const limit = headerNumber(headerValue(headers, 'x-ratelimit-limit'));
 	const remaining = headerNumber(headerValue(headers, 'x-ratelimit-remaining'));
-	const resetAt = resetTime(headerValue(headers, 'x-ratelimit-reset'), now);
+	const reset = headerValue(headers, 'x-ratelimit-reset');
+	const resetAt = resetTime(reset, now);
 	if (limit === undefined || remaining === undefined || resetAt === undefined) return undefined;
-	return { limit, remaining: Math.min(remaining, limit), resetAt };
+	// Seconds to go from when the request was counted, at the earliest when it was sent, rounded up to a whole second.
+	const resetAfter = resetTime(reset, Math.min(sentAt, now))! - 1000;
+	return { limit, remaining: Math.min(remaining, limit), resetAt, resetAfter };
 }
 
 /** How a run of `needed` more requests fits: at once, after a wait, or not at all. */
@@ -87,8 +89,16 @@ export class BudgetLedger {
 	private told?: Told;
 	/** The window's length as the service tells it: the longest time to a reset told (a window's first answer tells all of it). */
 	private toldWindowMs?: number;
+	/** The window is surely longer than this: a second less than the longest time to a reset told. */
+	private shortestWindowMs = 0;
 	/** Requests sent and not yet answered: they will spend the budget. */
 	private inFlight = 0;
+	/**
+	 * When the requests in flight were sent, oldest first. An answer does not say which one it answers: it is taken as
+	 * sent at the oldest (the widest its window can be), and the latest is let go, so that every request still in
+	 * flight keeps a time no later than its own.
+	 */
+	private readonly sentTimes: number[] = [];
 
 	constructor(public limits: KeyLimits) {}
 
@@ -121,52 +131,63 @@ export class BudgetLedger {
 	}
 
 	/**
-	 * What an answer's headers say. Answers are read in the order they come, not the order the service counted them:
-	 * within one window what is left only goes down (an older answer never raises it), and a later window starts
-	 * afresh; an earlier window's answer, read late, says nothing.
+	 * What an answer's headers say. Answers are read in the order they come, not the order the service counted them,
+	 * and an answer read late may be of a window that has ended; each tells a span its window's reset lies in. A span
+	 * wholly before the window told is an ended window's (it says nothing), one wholly after it a later window's (it
+	 * starts afresh). Spans closer together than the shortest the window can be are the same window: what is left only
+	 * goes down (an older answer never raises it) and the reset lies in both. Any other answer may be of either window:
+	 * the least left of the two, until the later of their resets, so that no request is allowed that one of them does
+	 * not cover.
 	 */
-	private tell(now: number, headers: Record<string, unknown>): void {
-		const told = toldLimits(headers, now);
+	private tell(now: number, headers: Record<string, unknown>, sentAt: number): void {
+		const told = toldLimits(headers, now, sentAt);
 		if (!told) return;
 		this.toldWindowMs = Math.max(this.toldWindowMs ?? 0, told.resetAt - now);
+		this.shortestWindowMs = Math.max(this.shortestWindowMs, told.resetAt - now - 1000);
 		const current = this.told;
-		if (current) {
-			const slack = Math.max(SAME_WINDOW_SLACK_MS, this.windowMs() / 2);
-			if (told.resetAt < current.resetAt - slack) return;
-			if (told.resetAt <= current.resetAt + slack) {
-				// Each reckoned reset is at or after the service's own, so the earliest is the closest.
-				current.limit = told.limit;
-				current.remaining = Math.min(current.remaining, told.remaining);
-				current.resetAt = Math.min(current.resetAt, told.resetAt);
-				return;
-			}
+		if (!current || told.resetAfter >= current.resetAt) {
+			this.told = told;
+			return;
 		}
-		this.told = told;
+		if (told.resetAt <= current.resetAfter) return;
+		current.limit = told.limit;
+		current.remaining = Math.min(current.remaining, told.remaining);
+		const span = Math.max(current.resetAt, told.resetAt) - Math.min(current.resetAfter, told.resetAfter);
+		if (span < this.shortestWindowMs) {
+			current.resetAt = Math.min(current.resetAt, told.resetAt);
+			current.resetAfter = Math.max(current.resetAfter, told.resetAfter);
+		} else {
+			current.resetAt = Math.max(current.resetAt, told.resetAt);
+			current.resetAfter = Math.min(current.resetAfter, told.resetAfter);
+		}
 	}
 
-	/** A request is about to be sent. */
-	reserve(): void {
+	/** A request is about to be sent, now. */
+	reserve(now: number): void {
 		this.inFlight++;
+		this.sentTimes.push(now);
 	}
 
 	/** The request reserved was answered (a 429 spends nothing), or failed without an answer. */
 	settle(now: number, response?: { statusCode: number; headers?: Record<string, unknown> }): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
+		const sentAt = this.sentTimes[0] ?? now;
+		this.sentTimes.pop();
 		if (!response) return;
-		if (response.statusCode === 429) this.limited(now, response.headers);
-		else this.record(now, response.headers);
+		if (response.statusCode === 429) this.limited(now, response.headers, sentAt);
+		else this.record(now, response.headers, sentAt);
 	}
 
-	/** An answer other than 429 came: one request spent; headers, where sent, say what is left. */
-	record(now: number, headers: Record<string, unknown> = {}): void {
+	/** An answer other than 429 came to a request sent at `sentAt`: one request spent; headers, where sent, say what is left. */
+	record(now: number, headers: Record<string, unknown> = {}, sentAt = now): void {
 		this.prune(now);
 		this.sent.push(now);
-		this.tell(now, headers);
+		this.tell(now, headers, sentAt);
 	}
 
 	/** A 429: headers say what they say; whether it is the window's budget (not the burst) is for `spentWindow`. */
-	limited(now: number, headers: Record<string, unknown> = {}): void {
-		this.tell(now, headers);
+	limited(now: number, headers: Record<string, unknown> = {}, sentAt = now): void {
+		this.tell(now, headers, sentAt);
 	}
 
 	/** Whether a 429 now means the window's budget is spent (rather than the burst), as far as this process knows. */

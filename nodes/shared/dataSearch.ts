@@ -22,7 +22,7 @@ interface CheckedDataSearch extends DataSearch {
 export const AUTO_DETECT = 'auto';
 
 /** The term type the service applies when none is sent (docs/service.md#data-posts: `#` hashtag, else username). */
-export function inferredTermType(term: string): DataTermType {
+function inferredTermType(term: string): DataTermType {
 	return term.trim().startsWith('#') ? 'hashtag' : 'username';
 }
 

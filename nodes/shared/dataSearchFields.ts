@@ -5,7 +5,7 @@ import { AUTO_DETECT } from './dataSearch';
 /** A Data API search's parameters as the Data node and the Data Trigger show them; checked by `checkDataSearch`. */
 
 /** Credits one page of a platform spends (docs/service.md#credits); every platform not named spends 1. */
-export const PAGE_CREDITS: Readonly<Record<string, number>> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
+const PAGE_CREDITS: Readonly<Record<string, number>> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
 
 /** "1 for most platforms, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook", from `PAGE_CREDITS`. */
 function creditList(): string {

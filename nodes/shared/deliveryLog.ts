@@ -12,7 +12,7 @@ import { apiRequestChecked, apiRequestFull } from './transport';
 export const DELIVERY_STATUSES = ['failed', 'pending', 'succeeded'] as const;
 
 /** The path of a subscription's delivery log. */
-export function deliveriesPath(webhookId: string): string {
+function deliveriesPath(webhookId: string): string {
 	return `/webhooks/${encodeURIComponent(webhookId)}/deliveries`;
 }
 
@@ -22,7 +22,7 @@ interface LookupOptions {
 }
 
 /** Whether the account has the subscription, found in `GET /webhooks` (the live service has no `GET /webhooks/{id}`). */
-export async function subscriptionListed(
+async function subscriptionListed(
 	this: IAllExecuteFunctions,
 	webhookId: string,
 	options: LookupOptions = {},
@@ -33,7 +33,7 @@ export async function subscriptionListed(
 }
 
 /** Whether the service answers the delivery log of a subscription that exists: a 404 there is a route it lacks. */
-export async function deliveryLogOffered(
+async function deliveryLogOffered(
 	this: IAllExecuteFunctions,
 	webhookId: string,
 	options: LookupOptions = {},

@@ -1,6 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { classifyAddress, kindText } from './ipAddress';
+import { detectFileType, fileNameOf, HEAD_BYTES } from './mediaFiles';
+import { mediaRequest, mediaUrlProblem, planHop, remoteAddress, type Hop, type ResolveHost } from './mediaUrl';
 import { isEmptyValue, isObject, nonBlankText } from './utils';
 
 // A post's media as files: which media, the rules for their URLs, and the download itself with the network passed
@@ -25,7 +27,7 @@ export const DEFAULT_MAX_FILE_MB = 25;
 export const DEFAULT_TIME_LIMIT_SECONDS = 60;
 
 /** Redirects followed per file, each checked by the same rules as the first URL. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /** One medium chosen: where it sits in the post (`avatar` for the poster's picture), its type and URL as answered. */
 export interface ChosenMedium {
@@ -58,90 +60,10 @@ export function chooseMedia(post: IDataObject, choice: MediaChoice, avatar: bool
 }
 
 /** How a medium is named in messages: "image 2", "the avatar". */
-export function mediumLabel(medium: ChosenMedium): string {
+function mediumLabel(medium: ChosenMedium): string {
 	if (medium.index === null) return 'the poster’s avatar';
 	return `${medium.type || 'medium'} ${medium.index + 1}`;
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Where a medium may be fetched from
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * Why a media URL may not be fetched, before any lookup: not a web address, a user name in it, an IP address that
- * is not public, or plain http; with `allowPrivateNetwork`, any http(s) address without a user name.
- */
-export function mediaUrlProblem(value: unknown, allowPrivateNetwork = false): string | undefined {
-	const url = typeof value === 'string' ? value.trim() : '';
-	if (url === '') return 'it has no URL';
-	if (!URL.canParse(url)) return 'its URL is not a web address';
-	const parsed = new URL(url);
-	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `its URL is not an https address (${parsed.protocol})`;
-	if (parsed.username || parsed.password) return 'its URL carries a user name or password';
-	if (allowPrivateNetwork) return undefined;
-	// The URL parser has already rewritten 2130706433, 0x7f.1 and 127.1 to 127.0.0.1.
-	const literal = classifyAddress(parsed.hostname);
-	if (literal && literal.kind !== 'public') return `its address ${literal.address} is ${kindText(literal)}`;
-	if (parsed.protocol === 'http:') return 'its URL uses plain http; media are fetched over https only';
-	return undefined;
-}
-
-/** All addresses of a host name, by n8n's own lookup (which applies the instance's SSRF rules as well). */
-export type ResolveHost = (hostname: string) => Promise<string[]>;
-
-/** Where one hop's request goes: the address checked, with the name the host is asked by and TLS verifies. */
-export interface Hop {
-	/** The URL as the post or a redirect gave it. */
-	url: string;
-	/** The URL connected to: the checked IP address in place of a host name. */
-	target: string;
-	/** The host (and port) the request names, for a target that is an address in place of the name. */
-	host?: string;
-	/** The name TLS asks for and checks the certificate against. */
-	servername?: string;
-	/** Whether the answer's remote address must be checked before anything of it is read (no lookup was possible). */
-	checkRemote: boolean;
-}
-
-/**
- * The hop to `url`, its address checked: an IP address in the URL as it is, a host name through `resolve` (every
- * address it has must be public, and the request goes to the first of them, so no second lookup can answer
- * otherwise). Without `resolve` (n8n before 2.0 offers a node no lookup), a host name is connected to by name and
- * the address it answered from is checked before anything of the answer is read. `allowPrivateNetwork` sends the
- * URL as it is. A refusal's reason completes "Could not download … from <url>: ".
- */
-export async function planHop(url: string, resolve: ResolveHost | undefined, allowPrivateNetwork: boolean): Promise<Hop | { refused: string }> {
-	const parsed = new URL(url);
-	const literal = classifyAddress(parsed.hostname);
-	if (literal && literal.kind !== 'public' && !allowPrivateNetwork) return { refused: `its address ${literal.address} is ${kindText(literal)}` };
-	if (allowPrivateNetwork || literal) return { url, target: parsed.href, checkRemote: false };
-	if (!resolve) return { url, target: parsed.href, checkRemote: true };
-	let addresses: string[];
-	try {
-		addresses = await resolve(parsed.hostname);
-	} catch (error) {
-		return { refused: `its host could not be resolved (${error instanceof Error ? error.message : String(error)})` };
-	}
-	if (addresses.length === 0) return { refused: 'its host has no address' };
-	for (const address of addresses) {
-		const found = classifyAddress(address);
-		if (!found) return { refused: `its host resolves to ${address}, which is not an IP address` };
-		if (found.kind !== 'public') return { refused: `its host resolves to ${found.address}, ${kindText(found)}` };
-	}
-	const pinned = new URL(parsed.href);
-	pinned.hostname = addresses[0].includes(':') ? `[${addresses[0]}]` : addresses[0];
-	return { url, target: pinned.href, host: parsed.host, servername: parsed.hostname.replace(/\.$/, ''), checkRemote: false };
-}
-
-/** The address an answer came from, where its body is the socket's own stream; undefined when that is not known. */
-function remoteAddress(body: unknown): string | undefined {
-	const socket = (body as { socket?: { remoteAddress?: unknown } } | null)?.socket;
-	return typeof socket?.remoteAddress === 'string' ? socket.remoteAddress : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The download
-// ---------------------------------------------------------------------------------------------------------------
 
 /** A medium that could not be downloaded: the message names the post, the medium and the URL. */
 export class MediaError extends Error {
@@ -162,7 +84,7 @@ export interface MediaAnswer {
 }
 
 /** Sends one plain request (no credential) and answers every status. */
-export type MediaFetch = (request: IHttpRequestOptions) => Promise<MediaAnswer>;
+type MediaFetch = (request: IHttpRequestOptions) => Promise<MediaAnswer>;
 
 /** How media reach the network: the request, and the lookup of host names where n8n offers one. */
 export interface MediaNetwork {
@@ -191,26 +113,6 @@ export interface MediaFile {
 	fileName: string;
 	mimeType: string;
 	url: string;
-}
-
-/** The request for one hop: a GET with no credential and no header of the node's, the body as a stream. */
-export function mediaRequest(hop: Hop, timeoutMs: number, signal?: AbortSignal): IHttpRequestOptions {
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url: hop.target,
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// Every hop is checked by the same rules, so redirects are followed here rather than by the HTTP client.
-		disableFollowRedirect: true,
-		timeout: timeoutMs,
-	};
-	if (signal) request.abortSignal = signal;
-	// The connection goes to the checked address; the host is still asked for by its name, and TLS checks the
-	// certificate against that name (n8n keeps a servername given for an address).
-	if (hop.host) request.headers = { Host: hop.host };
-	if (hop.servername) request.agentOptions = { servername: hop.servername };
-	return request;
 }
 
 const REDIRECTS = [301, 302, 303, 307, 308];
@@ -247,9 +149,6 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
 		signal.removeEventListener('abort', onAbort);
 	}
 }
-
-/** The leading bytes read before a body is judged: enough for an SVG's XML prologue or a video's brands. */
-const HEAD_BYTES = 512;
 
 type BodyRead = { bytes: Buffer } | { tooBig: true } | { head: Buffer };
 
@@ -403,134 +302,4 @@ export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium
 		const fileName = fileNameOf(header(answer.headers, 'content-disposition'), url, type.extension, fallback);
 		return { bytes, fileName, mimeType: type.mimeType, url };
 	}
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// What the bytes are
-// ---------------------------------------------------------------------------------------------------------------
-
-/** An image or a video recognised by its bytes, with the extension its file gets. */
-export interface MediaType {
-	mimeType: string;
-	extension: string;
-}
-
-const media = (mimeType: string, extension: string): MediaType => ({ mimeType, extension });
-
-/** ISO base media brands (the `ftyp` box) of plain MP4 video. */
-const MP4_BRANDS = new Set([
-	'isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'iso7', 'iso8', 'iso9', 'mp41', 'mp42', 'mp71', 'avc1', 'av01',
-	'dash', 'msnv', 'mmp4', 'f4v ', 'f4p ', 'xavc', '3gp4', '3gp5', '3gp6', '3gp7', '3gp8', '3gp9', '3g2a', '3g2b', '3g2c',
-]);
-const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis']);
-const HEIF_BRANDS = new Set(['mif1', 'msf1', 'heif']);
-const AUDIO_BRANDS = new Set(['m4a ', 'm4b ', 'm4p ', 'f4a ', 'f4b ']);
-
-/** An ISO base media file (MP4, MOV, HEIC, AVIF …) by the brands of its `ftyp` box. */
-function isoMediaType(bytes: Buffer): MediaType | { notMedia: string } {
-	const size = Math.min(bytes.readUInt32BE(0), bytes.length);
-	const major = bytes.toString('latin1', 8, 12).toLowerCase();
-	const brands = [major];
-	for (let at = 16; at + 4 <= size; at += 4) brands.push(bytes.toString('latin1', at, at + 4).toLowerCase());
-	if (brands.includes('avif') || brands.includes('avis')) return media('image/avif', 'avif');
-	if (HEIC_BRANDS.has(major) || (HEIF_BRANDS.has(major) && brands.some((b) => HEIC_BRANDS.has(b)))) return media('image/heic', 'heic');
-	if (HEIF_BRANDS.has(major)) return media('image/heif', 'heif');
-	if (major === 'qt  ') return media('video/quicktime', 'mov');
-	if (major.startsWith('m4v')) return media('video/x-m4v', 'm4v');
-	if (AUDIO_BRANDS.has(major)) return { notMedia: 'audio (MPEG-4)' };
-	if (brands.some((b) => MP4_BRANDS.has(b))) return media('video/mp4', 'mp4');
-	return { notMedia: 'unknown' };
-}
-
-/** What text that is not media looks like: HTML, SVG, XML, JSON, JavaScript, a script, or plain text; undefined if binary. */
-function textKind(bytes: Buffer): string | undefined {
-	const head = bytes.subarray(0, HEAD_BYTES);
-	const printable = head.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b !== 127));
-	const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-	if (text.startsWith('<')) {
-		if (/^<svg[\s>/]|^<!doctype svg/.test(text) || (/^<(\?xml|!--)/.test(text) && /<svg[\s>/]/.test(text))) return 'SVG (an image that can carry script)';
-		if (/^<\?xml/.test(text) && !/<html[\s>]/.test(text)) return 'XML';
-		return 'HTML (a web page)';
-	}
-	if (!printable) return undefined;
-	if (text.startsWith('#!')) return 'a script (#!)';
-	if (/^[{[]/.test(text)) return 'JSON';
-	if (/^(\(\s*function|!function|["']use strict["']|(var|let|const|function|async|import|export|class)[\s{(]|(window|document|self)\.|\/\/|\/\*)/.test(text)) return 'JavaScript';
-	return 'plain text';
-}
-
-/**
- * What a file's leading bytes are: an image or a video this node keeps (JPEG, PNG, GIF, WebP, BMP, AVIF, HEIC/HEIF,
- * MP4, MOV, M4V, WebM, Matroska), or what else they look like (`unknown` when nothing is recognised). The answer's
- * Content-Type and the URL's extension are not asked: a host may say anything of a file.
- */
-export function detectFileType(bytes: Buffer): MediaType | { notMedia: string } {
-	const starts = (hex: string, at = 0) => bytes.length >= at + hex.length / 2 && bytes.subarray(at, at + hex.length / 2).equals(Buffer.from(hex, 'hex'));
-	const ascii = (text: string, at = 0) => bytes.toString('latin1', at, at + text.length) === text;
-	if (starts('ffd8ff')) return media('image/jpeg', 'jpg');
-	if (starts('89504e470d0a1a0a')) return media('image/png', 'png');
-	if (ascii('GIF87a') || ascii('GIF89a')) return media('image/gif', 'gif');
-	if (ascii('RIFF') && ascii('WEBP', 8)) return media('image/webp', 'webp');
-	if (ascii('BM') && bytes.length >= 18 && bytes.readUInt32LE(6) === 0 && [12, 40, 52, 56, 64, 108, 124].includes(bytes.readUInt32LE(14))) {
-		return media('image/bmp', 'bmp');
-	}
-	if (bytes.length >= 12 && ascii('ftyp', 4)) return isoMediaType(bytes);
-	if (starts('1a45dfa3')) {
-		const head = bytes.toString('latin1', 0, 64);
-		if (head.includes('webm')) return media('video/webm', 'webm');
-		if (head.includes('matroska')) return media('video/x-matroska', 'mkv');
-		return { notMedia: 'unknown' };
-	}
-	if (ascii('MZ')) return { notMedia: 'a Windows program' };
-	if (starts('7f454c46')) return { notMedia: 'a Linux program (ELF)' };
-	if (['feedface', 'feedfacf', 'cefaedfe', 'cffaedfe', 'cafebabe'].some((magic) => starts(magic))) return { notMedia: 'a program (Mach-O or Java)' };
-	if (ascii('%PDF-')) return { notMedia: 'a PDF document' };
-	if (starts('504b0304')) return { notMedia: 'a ZIP archive' };
-	if (starts('1f8b')) return { notMedia: 'a gzip archive' };
-	if (ascii('ID3') || ascii('OggS') || ascii('fLaC') || (ascii('RIFF') && ascii('WAVE', 8))) return { notMedia: 'audio' };
-	return { notMedia: textKind(bytes) ?? 'unknown' };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// File names
-// ---------------------------------------------------------------------------------------------------------------
-
-/** The longest file name given, extension included. */
-export const MAX_FILE_NAME = 120;
-
-/** Names Windows keeps for devices, with any extension. */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
-
-/**
- * A file name safe on every system, ending in `extension`: no control or format characters (a right-to-left
- * override can disguise `gpj.exe`), no path characters, no leading dots, no Windows device name, at most
- * MAX_FILE_NAME characters; the name's own extension gives way to `extension`; `fallback` where nothing is left.
- */
-export function safeFileName(name: string, extension: string, fallback: string): string {
-	const clean = (text: string) =>
-		text
-			.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, '')
-			.replace(/[\\/:*?"<>|]/g, '_')
-			.replace(/\.(?=[a-z0-9]*[a-z])[a-z0-9]{1,5}$/i, '')
-			.replace(/^[\s.]+|[\s.]+$/g, '');
-	let base = clean(name) || clean(fallback) || 'medium';
-	if (WINDOWS_RESERVED.test(base.split('.')[0].trim())) base = `_${base}`;
-	const room = MAX_FILE_NAME - extension.length - 1;
-	base = Array.from(base).slice(0, room).join('').replace(/[\s.]+$/, '') || 'medium';
-	return `${base}.${extension}`;
-}
-
-/** The file name: the answer's Content-Disposition, else the URL's last path segment, else `fallback`; made safe, ending in `extension`. */
-export function fileNameOf(disposition: string | undefined, url: string, extension: string, fallback: string): string {
-	let name = '';
-	const encoded = /filename\*\s*=\s*(?:UTF-8|utf-8)?''([^;]+)/.exec(disposition ?? '');
-	const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition ?? '');
-	try {
-		if (encoded) name = decodeURIComponent(encoded[1].trim());
-		else if (plain) name = plain[1].trim();
-		if (name === '' && URL.canParse(url)) name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-	} catch {
-		name = '';
-	}
-	return safeFileName(name, extension, fallback);
 }

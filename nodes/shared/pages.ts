@@ -108,7 +108,7 @@ function checkPageCount(meta: Partial<ListMeta>, statusCode?: number): void {
 }
 
 /** The page size and page count a request for `limit` items needs, at most `maxPerPage` a page. */
-export function pagePlan(returnAll: boolean, limit: number | undefined, maxPerPage = MAX_PER_PAGE) {
+function pagePlan(returnAll: boolean, limit: number | undefined, maxPerPage = MAX_PER_PAGE) {
 	if (returnAll) return { perPage: maxPerPage, wanted: Number.POSITIVE_INFINITY };
 	const wanted = Math.max(1, Math.floor(limit ?? 50));
 	return { perPage: Math.min(maxPerPage, wanted), wanted };

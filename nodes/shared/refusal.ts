@@ -20,7 +20,7 @@ export function refuse<T>(refusal: InputRefusal): Checked<T> {
 }
 
 /** A refusal as one sentence naming the field, the item (where there is one) and the platform. */
-export function describeRefusal(refusal: InputRefusal, itemIndex?: number): string {
+function describeRefusal(refusal: InputRefusal, itemIndex?: number): string {
 	const where = [
 		itemIndex === undefined ? undefined : `item ${itemIndex}`,
 		refusal.platform ? `platform ${refusal.platform}` : undefined,

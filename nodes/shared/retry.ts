@@ -52,13 +52,13 @@ export function isIdempotent(method: IHttpRequestMethods): boolean {
 }
 
 /** A 429 means the service did not act, so every method retries it; anything else only requests safe to repeat. */
-export function isRetryable(method: IHttpRequestMethods, outcome: AttemptOutcome): boolean {
+function isRetryable(method: IHttpRequestMethods, outcome: AttemptOutcome): boolean {
 	if (outcome.kind === 'status' && outcome.statusCode === 429) return true;
 	return (outcome.kind !== 'status' || TRANSIENT_STATUSES.includes(outcome.statusCode)) && isIdempotent(method);
 }
 
 /** `Retry-After` in milliseconds: whole seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	const trimmed = value?.trim();
 	if (!trimmed) return undefined;
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
@@ -78,7 +78,7 @@ export const RESET_MARGIN_MS = 500;
  * counts (`X-RateLimit-Remaining` 0 or not sent): until that reset, and a little more. With something left, the 429
  * is another limit's (the burst) and the reset says nothing about it.
  */
-export function untilReset(remaining: string | undefined, reset: string | undefined, nowMs: number): number | undefined {
+function untilReset(remaining: string | undefined, reset: string | undefined, nowMs: number): number | undefined {
 	const left = Number(remaining?.trim() || 0);
 	if (Number.isFinite(left) && left > 0) return undefined;
 	const at = resetTime(reset, nowMs);
@@ -86,7 +86,7 @@ export function untilReset(remaining: string | undefined, reset: string | undefi
 }
 
 /** Exponential backoff for retry number `retry` (1-based), half fixed and half random so concurrent clients spread. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
+function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
 	const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
 	return Math.round(step / 2 + (step / 2) * random());
 }

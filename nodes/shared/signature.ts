@@ -20,7 +20,7 @@ export type HeaderBag = Record<string, string | string[] | undefined>;
 const SIGNATURE_HEADER = /^x-.+-signature$/i;
 
 /** The signature header: the configured one (any case), else the one `X-…-Signature`; with several, nothing is guessed. */
-export function findSignatureHeader(
+function findSignatureHeader(
 	headers: HeaderBag,
 	configuredName?: string,
 ): { name: string; value: string } | { error: 'missing_header' | 'ambiguous_header' } {
@@ -43,7 +43,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** The 32 bytes of a signature: `sha256=<hex>`, bare hex, or base64 (standard or URL-safe); else `undefined`. */
-export function decodeSignature(value: string): Buffer | undefined {
+function decodeSignature(value: string): Buffer | undefined {
 	const text = value.trim().replace(/^sha256[=:]/i, '').trim();
 	if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
 	if (/^[A-Za-z0-9+/]{43}=?$/.test(text) || /^[A-Za-z0-9_-]{43}=?$/.test(text)) {

@@ -380,7 +380,7 @@ async function awaitBudget(node: INode, budget: BudgetUse, itemIndex: number | u
 	for (;;) {
 		const now = retryTiming.now();
 		if (run.capMs <= 0 || ledger.left(now) > 0) {
-			ledger.reserve();
+			ledger.reserve(now);
 			return;
 		}
 		const waitMs = Math.max(1, ledger.freesAt(now) - now);

@@ -44,3 +44,10 @@ export function recordKey(post: { [key: string]: unknown }): string | undefined 
 	if (post.url) return `${platform}:url:${String(post.url)}`;
 	return undefined;
 }
+
+/** Sets `key` as the newest entry of a process-wide map, dropping the oldest past `limit` entries. */
+export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > limit) map.delete(map.keys().next().value as string);
+}

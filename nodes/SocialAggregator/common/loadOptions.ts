@@ -1,9 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { feedOptions, fetchPlatforms, fieldText, pagedOptions, type OptionFields } from '../../shared/loadOptions';
-
-/** The node's dropdowns (`methods.loadOptions`): its own, and the ones it shares from nodes/shared/loadOptions.ts. */
-export { getFeedSources, getPlatforms, getTermTypes, getWebhookEvents } from '../../shared/loadOptions';
+import { feedOptions, fetchPlatforms, pagedOptions } from '../../shared/loadOptions';
+import { fieldText, type OptionFields } from '../../shared/options';
 
 /** The account's feeds, for multi-selects and optional feed choices. */
 export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -11,9 +11,10 @@ import {
 	type ChosenMedium,
 	type MediaAnswer,
 	type MediaChoice,
-	type ResolveHost,
 } from '../../shared/media';
-import { DEFAULT_TIMEOUT_MS, RequestGate } from '../../shared/transport';
+import type { ResolveHost } from '../../shared/mediaUrl';
+import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
+import { gatePerRun, MEDIA_CONCURRENCY } from '../../shared/runGate';
 import { collection } from './fields';
 import type { Prepare } from './checks';
 import type { Files } from './routing';
@@ -152,17 +153,7 @@ function describe(medium: ChosenMedium): IDataObject {
 	return { ...medium.answered, type: medium.type, index: medium.index };
 }
 
-/** Media downloads a node run has in flight at once, whatever the number of input items: memory stays bounded. */
-export const MEDIA_CONCURRENCY = 4;
-
-const runGates = new WeakMap<object, RequestGate>();
-
-function mediaGate(context: IExecutePaginationFunctions): RequestGate {
-	const run: object | undefined = context.getExecuteData();
-	const gate = (run && runGates.get(run)) ?? new RequestGate(MEDIA_CONCURRENCY);
-	if (run) runGates.set(run, gate);
-	return gate;
-}
+const mediaGate = gatePerRun(MEDIA_CONCURRENCY);
 
 /**
  * A medium that failed as an n8n error. n8n swaps a message holding a connection code (ECONNREFUSED …) for a generic

@@ -97,7 +97,7 @@ function checkSetting(setting: Setting, value: unknown): Checked<IDataObject[str
  * The moderation settings among a collection's fields, under the service's names and types; only those the
  * user added. A refusal names the first wrong field, `also` the others.
  */
-export function checkModeration(fields: unknown): Checked<IDataObject> {
+function checkModeration(fields: unknown): Checked<IDataObject> {
 	const given = isObject(fields) ? fields : {};
 	const body: IDataObject = {};
 	const refusals = [];

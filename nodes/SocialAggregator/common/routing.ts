@@ -9,14 +9,16 @@ import type {
 } from 'n8n-workflow';
 
 import { listAnswer, objectAnswer, UnusableAnswer, unusableAnswerError } from '../../shared/answerShapes';
-import { apiErrorFromResponse, errorItem, toNodeError } from '../../shared/errors';
+import { apiErrorFromResponse, toNodeError } from '../../shared/errors';
 import { idValue, isEmptyValue, isObject, recordKey } from '../../shared/utils';
 import { MAX_PER_PAGE } from '../../shared/constants';
 import { checkLimit } from '../../shared/input';
 import { duration } from '../../shared/budget';
 import { budgetRefusal, partialNote } from '../../shared/budgetErrors';
-import { collectPages, findInPages, ListAlreadyFailed, StoppedPartWay } from '../../shared/pages';
+import { collectPages, findInPages, ListAlreadyFailed } from '../../shared/pages';
+import { failedItem } from '../../shared/failedItem';
 import { validOrThrow } from '../../shared/refusal';
+import { gatePerRun, PAGE_CONCURRENCY } from '../../shared/runGate';
 import { budgetWaitFrom, retryPolicyFrom } from '../../shared/requestOptions';
 import { retryTiming, type RetryPolicy } from '../../shared/retry';
 import { outputChoice, shapeRecord, type OutputChoice, type RecordShape } from '../../shared/simplify';
@@ -27,7 +29,6 @@ import {
 	getBaseUrl,
 	keyBudget,
 	loggedRunBudget,
-	RequestGate,
 	sendAuthenticated,
 	sendWithRules,
 	type BudgetUse,
@@ -75,7 +76,7 @@ export interface RouteSpec {
 }
 
 /** A further request of the same operation, sent by the same rules as the first (retries, the run's gate, errors). */
-export type SendMore = (
+type SendMore = (
 	method: IHttpRequestMethods,
 	url: string,
 	body?: IDataObject,
@@ -151,7 +152,7 @@ interface Operation {
 }
 
 /** The operation of a spec: every parameter in its path is an ID, checked as a number before any request. */
-export function planOperation(spec: RouteSpec): Operation {
+function planOperation(spec: RouteSpec): Operation {
 	const ids = [...spec.url.matchAll(/\{\{\$parameter\.(\w+)\}\}/g)].map((match) => match[1]);
 	return { spec, prepare: [...ids.map((id) => requireId(id)), ...(spec.prepare ?? [])], lastId: ids.at(-1) };
 }
@@ -249,28 +250,28 @@ function failureOutput(
 	caught: unknown,
 	run: { request: string; itemIndex: number; output: (records: IDataObject[]) => INodeExecutionData[] },
 ): INodeExecutionData[] {
-	const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
-	const reason: unknown = stopped ? stopped.reason : caught;
-	const cause =
-		reason instanceof UnusableAnswer
-			? unusableAnswerError(this.getNode(), reason, { request: run.request, itemIndex: run.itemIndex })
-			: reason;
-	const error = toNodeError(this.getNode(), cause, run.itemIndex);
+	const node = this.getNode();
 	const keep = this.continueOnFail();
-	if (stopped) partialNote(error, { items: stopped.items.length, pages: stopped.pages, totalPages: stopped.totalPages, kept: keep });
-	if (!keep) throw error;
-	return [...run.output(stopped?.items ?? []), errorItem(this.getNode(), error, run.itemIndex)];
+	return failedItem(node, caught, {
+		itemIndex: run.itemIndex,
+		continueOnFail: keep,
+		output: run.output,
+		explain: (reason, stopped) => {
+			const cause =
+				reason instanceof UnusableAnswer
+					? unusableAnswerError(node, reason, { request: run.request, itemIndex: run.itemIndex })
+					: reason;
+			const error = toNodeError(node, cause, run.itemIndex);
+			if (stopped) partialNote(error, { items: stopped.items.length, pages: stopped.pages, totalPages: stopped.totalPages, kept: keep });
+			return error;
+		},
+	});
 }
 
-// Requests in flight at once for a node run (n8n runs a declarative node's items concurrently), and pages of
-// a list asked at once after page 1: the rate limit counts requests, so a window's end costs at most ten 429s.
-export const PAGE_CONCURRENCY = 10;
-
-/** The gate of each node run, which n8n gives one execute data for all of its input items. */
-const runGates = new WeakMap<object, RequestGate>();
+const pageGate = gatePerRun(PAGE_CONCURRENCY);
 
 /** The request made ready: no empty body or query values, no blanks in the path, the timeout from Request Options. */
-export function finish(request: RequestOptions, chosenTimeout: number): void {
+function finish(request: RequestOptions, chosenTimeout: number): void {
 	if (isObject(request.body) && Object.keys(request.body).length === 0) delete request.body;
 	for (const [key, value] of Object.entries(request.qs ?? {})) {
 		if (isEmptyValue(value)) delete request.qs![key];
@@ -290,10 +291,7 @@ function requestSender(
 ): RequestSender {
 	let failed = false;
 	const secrets = credentialSecrets(this, rules.itemIndex);
-	// Without execute data (none is promised), the item gets a gate of its own.
-	const run: object | undefined = this.getExecuteData();
-	const gate = (run && runGates.get(run)) ?? new RequestGate(PAGE_CONCURRENCY);
-	if (run) runGates.set(run, gate);
+	const gate = pageGate(this);
 	return async (qs = {}, verify) => {
 		// A page not yet sent when another of the list has failed: the list fails with that page's error.
 		if (failed) throw new ListAlreadyFailed();
@@ -341,7 +339,7 @@ function pageReader(send: RequestSender) {
 }
 
 /** The items of an answer checked against its shape (docs/service.md#answers); a write may answer without a body (then: success). */
-export function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
+function answerItems(spec: RouteSpec, method: string, answer: SentResponse): IDataObject[] {
 	const empty = isEmptyValue(answer.body);
 	if (method !== 'GET' && empty) return [{ success: true }];
 	const at = { statusCode: answer.statusCode };

@@ -1,8 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { errorItem, toNodeError } from '../../shared/errors';
-import { StoppedPartWay } from '../../shared/pages';
+import { failedItem } from '../../shared/failedItem';
 import { apiKeyOperations } from '../resources/apiKey';
 import { postOperations } from '../resources/post';
 import { profileOperations } from '../resources/profile';
@@ -34,12 +33,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const answered = await chosen.call(this, itemIndex);
 			returnData.push(...answered.map((json) => ({ json, pairedItem: { item: itemIndex } })));
 		} catch (caught) {
-			// A run that stopped part way keeps what it fetched, before its error item, with Continue On Fail.
-			const stopped = caught instanceof StoppedPartWay ? (caught as StoppedPartWay<IDataObject>) : undefined;
-			const error = stopped ? stopped.reason : caught;
-			if (!this.continueOnFail()) throw toNodeError(this.getNode(), error, itemIndex);
-			returnData.push(...(stopped?.items ?? []).map((json) => ({ json, pairedItem: { item: itemIndex } })));
-			returnData.push(errorItem(this.getNode(), error, itemIndex));
+			const output = (records: IDataObject[]) => records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+			returnData.push(...failedItem(this.getNode(), caught, { itemIndex, continueOnFail: this.continueOnFail(), output }));
 		}
 	}
 	return [returnData];

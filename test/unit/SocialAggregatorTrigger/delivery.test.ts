@@ -1,9 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import * as signature from '../../../nodes/shared/signature';
-import { answerDelivery, MAX_DELIVERY_BYTES, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { answerDelivery, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../support/signBody';
 import { parameterAt } from '../support/triggerStub';
+
+/** The most a delivery may hold: 5 MB (docs/security.md). */
+const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
 
 const SECRET = 'whsec_unit_secret_9876543210';
 

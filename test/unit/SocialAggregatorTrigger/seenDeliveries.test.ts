@@ -1,7 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import {
-	claimDeliveries,
 	firstTimeItems,
 	itemDeliveryId,
 	type ProcessedStore,
@@ -45,6 +44,12 @@ const ids = (row: Row) =>
 
 const items = (list: Array<string | undefined>): INodeExecutionData[] =>
 	list.map((id, index) => ({ json: id === undefined ? { n: index } : { id: index, event_id: id } }));
+
+/** The deliveries of `list` that firstTimeItems lets through as new; `random` spreads the tie-break rounds. */
+async function claimDeliveries(store: ProcessedStore, key: string, list: string[], random = Math.random, tieBreak = true): Promise<Set<string>> {
+	const { items: kept } = await firstTimeItems(items(list), store, key, () => tieBreak, random);
+	return new Set(kept.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined));
+}
 
 describe('exactly once over n8n processed data', () => {
 	it('passes a delivery once, also when its copies are checked at once in one process', async () => {

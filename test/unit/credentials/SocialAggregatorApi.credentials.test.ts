@@ -50,9 +50,22 @@ describe('authenticate()', () => {
 			headers: { Accept: 'application/json', Authorization: `Bearer ${KEY}` },
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
+			followRedirect: false,
+			followAllRedirects: false,
 		});
 		// The caller's request is left as it was (n8n retries with it).
 		expect(request.headers).toEqual({ Accept: 'application/json' });
+	});
+
+	it('reads the older request form the HTTP Request node sends (`uri`), and turns its redirects off too', async () => {
+		const legacy = { uri: 'https://api.example.com/v1/account', method: 'GET' } as unknown as IHttpRequestOptions;
+		const sent = (await credential.authenticate({ apiKey: KEY, baseUrl: 'https://api.example.com/v1' }, legacy)) as IHttpRequestOptions & { followRedirect?: boolean };
+		expect(sent.headers?.Authorization).toBe(`Bearer ${KEY}`);
+		expect(sent.followRedirect).toBe(false);
+		const elsewhere = { uri: 'https://other.example/v1/account' } as unknown as IHttpRequestOptions;
+		await expect(credential.authenticate({ apiKey: KEY, baseUrl: 'https://api.example.com/v1' }, elsewhere)).rejects.toThrow(
+			"The API key is sent only to the Base URL's address (https://api.example.com), not to https://other.example.",
+		);
 	});
 
 	it('lets an absolute URL on the Base URL host through (the programmatic nodes send those)', async () => {

@@ -1,7 +1,7 @@
 import { DATA_API_TERM_TYPES, DATA_TERM_TYPES } from '../../../nodes/shared/constants';
-import { checkDataSearch, checkPlatforms, inferredTermType } from '../../../nodes/shared/dataSearch';
+import { checkDataSearch, checkPlatforms } from '../../../nodes/shared/dataSearch';
 import { canonicalPlatform } from '../../../nodes/shared/platforms';
-import { describeRefusal, refusalError } from '../../../nodes/shared/refusal';
+import { refusalError } from '../../../nodes/shared/refusal';
 import { faults, refusal, value } from '../support/checked';
 import { NODE } from '../support/context';
 
@@ -12,7 +12,7 @@ describe('auto-detection (docs/service.md#data-posts)', () => {
 		['nasa', 'username'],
 		['  #space', 'hashtag'],
 	])('%s → %s', (term, type) => {
-		expect(inferredTermType(term)).toBe(type);
+		expect(value(checkDataSearch({ term, platforms: ['Bluesky'], termType: 'auto' })).resolved).toEqual({ Bluesky: type });
 	});
 });
 
@@ -67,7 +67,7 @@ describe('checkDataSearch against the table of docs/service.md#term-types', () =
 		expect(faults(checkDataSearch({ term: '  ', platforms: ['Bluesky'], termType: undefined }))).toEqual([
 			expect.objectContaining({ field: 'Term' }),
 		]);
-		expect(describeRefusal(r)).toMatch(/^Invalid Term: /);
+		expect(refusalError(NODE, r).message).toMatch(/^Invalid Term: /);
 	});
 
 	test('a term that is not text is refused', () => {

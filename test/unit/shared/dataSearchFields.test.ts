@@ -5,13 +5,14 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PAGE_COST, PAGE_CREDITS, platformsField } from '../../../nodes/shared/dataSearchFields';
+import { platformCredits } from '../../../nodes/shared/budget';
+import { PAGE_COST, platformsField } from '../../../nodes/shared/dataSearchFields';
 import { SocialAggregatorData } from '../../../nodes/SocialAggregatorData/SocialAggregatorData.node';
 import { SocialAggregatorDataTrigger } from '../../../nodes/SocialAggregatorDataTrigger/SocialAggregatorDataTrigger.node';
 import { DATA_PLATFORMS } from '../../fake-service';
 
 test('the price of a page per platform is what the service documents (and the stand-in charges)', () => {
-	for (const platform of DATA_PLATFORMS) expect([platform.name, PAGE_CREDITS[platform.name] ?? 1]).toEqual([platform.name, platform.credits]);
+	for (const platform of DATA_PLATFORMS) expect([platform.name, platformCredits(platform.name)]).toEqual([platform.name, platform.credits]);
 	expect(PAGE_COST).toBe('Each page a platform returns spends credits: 1 for most platforms, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook.');
 });
 

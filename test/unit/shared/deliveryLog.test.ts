@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { deliveriesPath, deliveryLogMiss, deliveryLogOffered, noDeliveryLogMessage, subscriptionListed } from '../../../nodes/shared/deliveryLog';
+import { deliveryLogMiss, noDeliveryLogMessage } from '../../../nodes/shared/deliveryLog';
 import { scriptedContext, type Answer } from '../support/context';
 
 const list = (ids: number[], page = 1, totalPages = 1): Answer => ({
@@ -15,31 +15,31 @@ function run(answers: Answer[]) {
 	return { context, sent };
 }
 
-describe('deliveriesPath', () => {
+describe('the log\'s path', () => {
 	it('encodes the ID as one path segment', () => {
-		expect(deliveriesPath('7')).toBe('/webhooks/7/deliveries');
-		expect(deliveriesPath('7/../8')).toBe('/webhooks/7%2F..%2F8/deliveries');
+		expect(noDeliveryLogMessage('7')).toContain('GET /webhooks/7/deliveries ');
+		expect(noDeliveryLogMessage('7/../8')).toContain('GET /webhooks/7%2F..%2F8/deliveries ');
 	});
 });
 
-describe('subscriptionListed', () => {
+describe('the subscription looked for', () => {
 	it('looks through GET /webhooks page by page until it finds the ID or the list ends', async () => {
 		const found = run([list([1, 2], 1, 2), list([7], 2, 2)]);
-		expect(await subscriptionListed.call(found.context, '7')).toBe(true);
+		expect(await deliveryLogMiss.call(found.context, '7', false)).toBe('noLog');
 		expect(found.sent().map(([, , qs]) => qs)).toEqual([
 			{ page: 1, per_page: 100 },
 			{ page: 2, per_page: 100 },
 		]);
-		expect(await subscriptionListed.call(run([list([1, 2])]).context, '7')).toBe(false);
+		expect(await deliveryLogMiss.call(run([list([1, 2])]).context, '7', false)).toBe('noSubscription');
 	});
 });
 
-describe('deliveryLogOffered', () => {
+describe('the log asked', () => {
 	it('asks one delivery of the log; a 404 there says the service keeps no log', async () => {
-		const offered = run([logPage]);
-		expect(await deliveryLogOffered.call(offered.context, '7')).toBe(true);
-		expect(offered.sent()).toEqual([['GET', '/webhooks/7/deliveries', { page: 1, per_page: 1 }]]);
-		expect(await deliveryLogOffered.call(run([notFound]).context, '7')).toBe(false);
+		const offered = run([list([7]), logPage]);
+		expect(await deliveryLogMiss.call(offered.context, '7', true)).toBe('noDelivery');
+		expect(offered.sent()[1]).toEqual(['GET', '/webhooks/7/deliveries', { page: 1, per_page: 1 }]);
+		expect(await deliveryLogMiss.call(run([list([7]), notFound]).context, '7', true)).toBe('noLog');
 	});
 });
 

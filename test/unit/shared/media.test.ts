@@ -9,20 +9,21 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	chooseMedia,
-	detectFileType,
 	downloadMedium,
-	fileNameOf,
-	MAX_FILE_NAME,
 	MediaError,
-	mediaRequest,
-	mediaUrlProblem,
-	planHop,
-	safeFileName,
 	type ChosenMedium,
 	type DownloadOptions,
 	type MediaAnswer,
-	type ResolveHost,
 } from '../../../nodes/shared/media';
+import { detectFileType, fileNameOf } from '../../../nodes/shared/mediaFiles';
+import { mediaRequest, mediaUrlProblem, planHop, type ResolveHost } from '../../../nodes/shared/mediaUrl';
+
+/** The longest name a medium's file gets, its extension included. */
+const MAX_FILE_NAME = 120;
+
+/** The file name made of `name` as a Content-Disposition gives it, exactly. */
+const safeFileName = (name: string, extension: string, fallback: string) =>
+	fileNameOf(`attachment; filename*=UTF-8''${encodeURIComponent(name)}`, 'https://x.example/', extension, fallback);
 
 const POST = {
 	id: 7,

@@ -1,4 +1,4 @@
-import { collectPages, findInPages, pagePlan } from '../../../nodes/shared/pages';
+import { collectPages, findInPages } from '../../../nodes/shared/pages';
 
 /** A list of `total` numbered items served page by page, recording the pages asked. */
 function pagedList(total: number) {
@@ -69,9 +69,13 @@ describe('collectPages', () => {
 		expect(items).toEqual([1, 2, 3]);
 	});
 
-	it('plans page sizes', () => {
-		expect(pagePlan(true, undefined)).toEqual({ perPage: 100, wanted: Number.POSITIVE_INFINITY });
-		expect(pagePlan(false, 7)).toEqual({ perPage: 7, wanted: 7 });
+	it('plans page sizes: Return All at 100 a page for every page, a Limit at its own size for the items it wants', async () => {
+		const all = pagedList(250);
+		expect(await collectPages({ returnAll: true, limit: undefined, fetchPage: all.fetchPage })).toHaveLength(250);
+		expect(all.asked.map((a) => a.perPage)).toEqual([100, 100, 100]);
+		const some = pagedList(250);
+		expect(await collectPages({ returnAll: false, limit: 7, fetchPage: some.fetchPage })).toHaveLength(7);
+		expect(some.asked).toEqual([{ page: 1, perPage: 7 }]);
 	});
 });
 

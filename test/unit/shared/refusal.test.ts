@@ -1,7 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeRefusal, refusalError } from '../../../nodes/shared/refusal';
+import { refusalError, type InputRefusal } from '../../../nodes/shared/refusal';
 import { NODE } from '../support/context';
+
+/** The refusal's sentence, as n8n's error message shows it. */
+const describeRefusal = (refusal: InputRefusal, itemIndex?: number) => refusalError(NODE, refusal, itemIndex).message;
 
 test('a refusal reads as one sentence with the field, the item and the platform', () => {
 	expect(describeRefusal({ field: 'Term Type', platform: 'Reddit', reason: 'why' }, 2)).toBe(

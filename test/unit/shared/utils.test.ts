@@ -1,4 +1,4 @@
-import { idValue, isDigits, isEmptyValue, isObject, nonBlankText, plural, recordKey } from '../../../nodes/shared/utils';
+import { idValue, isDigits, isEmptyValue, isObject, keepRecent, nonBlankText, plural, recordKey } from '../../../nodes/shared/utils';
 
 describe('general helpers', () => {
 	test('isObject: a JSON object, not null, not an array', () => {
@@ -44,5 +44,22 @@ describe('general helpers', () => {
 	test('isEmptyValue: missing, null or the empty text; not 0, false, blanks or an empty list', () => {
 		for (const empty of [undefined, null, '']) expect(isEmptyValue(empty)).toBe(true);
 		for (const given of [0, false, ' ', [], {}, 'x']) expect(isEmptyValue(given)).toBe(false);
+	});
+
+	test('keepRecent: the key set newest, the oldest dropped past the limit', () => {
+		const map = new Map<string, number>([
+			['a', 1],
+			['b', 2],
+		]);
+		keepRecent(map, 'a', 3, 2);
+		expect([...map]).toEqual([
+			['b', 2],
+			['a', 3],
+		]);
+		keepRecent(map, 'c', 4, 2);
+		expect([...map]).toEqual([
+			['a', 3],
+			['c', 4],
+		]);
 	});
 });

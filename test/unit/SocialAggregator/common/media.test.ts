@@ -8,7 +8,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 
-import { checkDownloadFields, downloadMedia, downloadMediaFields, MEDIA_CONCURRENCY } from '../../../../nodes/SocialAggregator/common/media';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../../../nodes/SocialAggregator/common/media';
+import { MEDIA_CONCURRENCY } from '../../../../nodes/shared/runGate';
 import { DEFAULT_MAX_FILE_MB, DEFAULT_TIME_LIMIT_SECONDS } from '../../../../nodes/shared/media';
 import { DEFAULT_TIMEOUT_MS } from '../../../../nodes/shared/transport';
 import { NODE } from '../../support/context';

@@ -1,31 +1,57 @@
-import { checkModeration } from '../../../../nodes/SocialAggregator/common/moderation';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-describe('checkModeration', () => {
+import type { RequestOptions } from '../../../../nodes/SocialAggregator/common/checks';
+import { bodyModeration } from '../../../../nodes/SocialAggregator/common/moderation';
+import { singleContext } from '../../support/nodeContext';
+
+/** The PATCH body Feed › Update sends for these Update Fields: the moderation settings, as bodyModeration adds them. */
+function settingsSent(fields: unknown): IDataObject {
+	const request: RequestOptions = { method: 'PATCH', url: '/feeds/1', body: {} };
+	bodyModeration('updateFields').call(singleContext(fields === undefined ? {} : { updateFields: fields as IDataObject }), request, 0);
+	return request.body as IDataObject;
+}
+
+/** The refusal of these Update Fields, before any request. */
+function refusalOf(fields: IDataObject): NodeOperationError {
+	try {
+		settingsSent(fields);
+	} catch (error) {
+		return error as NodeOperationError;
+	}
+	throw new Error('not refused');
+}
+
+describe('the moderation settings sent', () => {
 	test('only the settings given, under the service names and types', () => {
-		expect(checkModeration({ name: 'x', profanityFilter: 'FALSE', allowedWords: 'a,, b ,a\nc', aiSentimentFilter: 'Positive' })).toEqual({
-			ok: true,
-			value: { allowed: 'a,b,c', profanity: false, ai_sentiment_filter: ['positive'] },
+		expect(settingsSent({ name: 'x', profanityFilter: 'FALSE', allowedWords: 'a,, b ,a\nc', aiSentimentFilter: 'Positive' })).toEqual({
+			allowed: 'a,b,c',
+			profanity: false,
+			ai_sentiment_filter: ['positive'],
 		});
-		expect(checkModeration({})).toEqual({ ok: true, value: {} });
-		expect(checkModeration(undefined)).toEqual({ ok: true, value: {} });
+		expect(settingsSent({})).toEqual({});
+		expect(settingsSent(undefined)).toEqual({});
 	});
 
 	test('numbers are words; null words, rules and sentiments clear them', () => {
-		expect(checkModeration({ blockedWords: [404, 'spam'], aiModerationRules: null, aiSentimentFilter: null, allowedWords: null })).toEqual({
-			ok: true,
-			value: { allowed: '', disallowed: '404,spam', ai_moderation_rules: '', ai_sentiment_filter: [] },
+		expect(settingsSent({ blockedWords: [404, 'spam'], aiModerationRules: null, aiSentimentFilter: null, allowedWords: null })).toEqual({
+			allowed: '',
+			disallowed: '404,spam',
+			ai_moderation_rules: '',
+			ai_sentiment_filter: [],
 		});
 	});
 
 	test('every wrong field is named: the first as the refusal, the others in also', () => {
-		const checked = checkModeration({ queue: 1, preventDuplicates: null, blockedWords: true, deduplicationStrategy: ['prioritize_top_source'] });
-		expect(checked.ok).toBe(false);
-		if (checked.ok) return;
-		expect(checked.refusal).toEqual({ field: 'Hold New Posts for Approval', reason: 'must be true or false, not 1' });
-		expect(checked.also?.map((r) => [r.field, r.reason])).toEqual([
-			['Blocked Words', 'must be words separated by commas, not true'],
-			['Prevent Duplicates', 'must be true or false, not null'],
-			['Deduplication Strategy', 'must be one of "prioritize_top_source", "distribute_across_sources", not ["prioritize_top_source"]'],
-		]);
+		const refused = refusalOf({ queue: 1, preventDuplicates: null, blockedWords: true, deduplicationStrategy: ['prioritize_top_source'] });
+		expect(refused).toBeInstanceOf(NodeOperationError);
+		expect(refused.message).toBe('Invalid Hold New Posts for Approval (item 0): must be true or false, not 1');
+		expect(refused.description).toContain(
+			[
+				'Also: Invalid Blocked Words (item 0): must be words separated by commas, not true',
+				'Invalid Prevent Duplicates (item 0): must be true or false, not null',
+				'Invalid Deduplication Strategy (item 0): must be one of "prioritize_top_source", "distribute_across_sources", not ["prioritize_top_source"].',
+			].join('; '),
+		);
 	});
 });

@@ -1,14 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOptions, type INodeExecutionData } from 'n8n-workflow';
 
 import { requireText } from '../../../../nodes/SocialAggregator/common/checks';
-import {
-	answerItems,
-	finish,
-	outputItems,
-	planOperation,
-	route,
-} from '../../../../nodes/SocialAggregator/common/routing';
-import { UnusableAnswer } from '../../../../nodes/shared/answerShapes';
+import { outputItems, route } from '../../../../nodes/SocialAggregator/common/routing';
 import { DEFAULT_TIMEOUT_MS } from '../../../../nodes/shared/transport';
 import { paginationContext, runRouting } from '../../support/paginationContext';
 
@@ -17,60 +10,79 @@ const page = (data: IDataObject[], pageNumber: number, totalPages: number) => ({
 });
 const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
-describe('planOperation', () => {
-	it('checks every ID in the path as a number before the spec\'s own steps, in path order', () => {
+describe('route: the checks a path\'s IDs add', () => {
+	const refusal = async (parameters: IDataObject) => {
 		const own = requireText('name', 'Name');
-		const plan = planOperation({ method: 'PUT', url: '=/feeds/{{$parameter.feedId}}/sources/{{$parameter.sourceId}}', prepare: [own] });
-		expect(plan.prepare).toHaveLength(3);
-		expect(plan.prepare[2]).toBe(own);
-		expect(plan.lastId).toBe('sourceId');
+		const { context, requests } = paginationContext([], parameters);
+		const routing = route({ method: 'PUT', url: '=/feeds/{{$parameter.feedId}}/sources/{{$parameter.sourceId}}', prepare: [own] });
+		const error = (await runRouting(routing, context, '/feeds/x/sources/y').catch((caught: unknown) => caught)) as Error;
+		expect(requests).toHaveLength(0);
+		return error.message;
+	};
+
+	it('checks every ID in the path as a number before the spec\'s own steps, in path order', async () => {
+		expect(await refusal({ feedId: 'abc', sourceId: 'x', name: '' })).toMatch(/^The Feed ID must be a number/);
+		expect(await refusal({ feedId: '1', sourceId: 'x', name: '' })).toMatch(/^The Source ID must be a number/);
+		expect(await refusal({ feedId: '1', sourceId: '2', name: '' })).toMatch(/Name/);
 	});
 
-	it('finds the ID a delete outputs, the path\'s last; a path without IDs checks nothing', () => {
-		expect(planOperation({ method: 'DELETE', url: '=/users/{{$parameter.userId}}' }).lastId).toBe('userId');
-		const plain = planOperation({ method: 'GET', url: '/platforms' });
-		expect(plain.prepare).toEqual([]);
-		expect(plain.lastId).toBeUndefined();
+	it('a delete outputs the path\'s last ID; a path without IDs checks nothing', async () => {
+		const deleted = paginationContext([{ statusCode: 204 }], { feedId: '3', sourceId: '4' });
+		const routing = route({ method: 'DELETE', url: '=/feeds/{{$parameter.feedId}}/sources/{{$parameter.sourceId}}' });
+		expect(jsonOf(await runRouting(routing, deleted.context, '/feeds/3/sources/4'))).toEqual([{ deleted: true, id: 4 }]);
+		const plain = paginationContext([{ statusCode: 200, body: { data: { name: 'Reddit' } } }], {});
+		expect(jsonOf(await runRouting(route({ method: 'GET', url: '/platforms' }), plain.context, '/platforms'))).toEqual([{ name: 'Reddit' }]);
+		expect(plain.requests).toHaveLength(1);
 	});
 });
 
-describe('finish', () => {
-	it('leaves out an empty body and blank query values, and closes blanks around the path\'s slashes', () => {
-		const request = { method: 'GET' as const, url: ' /feeds / 12 /posts', body: {}, qs: { page: 1, q: '', since: undefined, until: null, zero: 0 } };
-		finish(request, 0);
-		expect(request).toEqual({ method: 'GET', url: '/feeds/12/posts', qs: { page: 1, zero: 0 }, timeout: DEFAULT_TIMEOUT_MS });
+describe('route: the request as sent', () => {
+	const sent = async (url: string, extra: IDataObject, parameters: IDataObject = {}) => {
+		const { context, requests } = paginationContext([{ statusCode: 200, body: { data: { id: 1 } } }], parameters);
+		await runRouting(route({ method: 'GET', url: '/feeds' }), context, url, extra);
+		return requests[0];
+	};
+
+	it('leaves out an empty body and blank query values, and closes blanks around the path\'s slashes', async () => {
+		const request = await sent(' /feeds / 12 /posts', { body: {}, qs: { page: 1, q: '', since: undefined, until: null, zero: 0 } });
+		expect(request.url).toBe('/feeds/12/posts');
+		expect(request.qs).toEqual({ page: 1, zero: 0 });
+		expect(request.body).toBeUndefined();
+		expect(request.timeout).toBe(DEFAULT_TIMEOUT_MS);
 	});
 
-	it('takes the chosen timeout, and the default for none, zero, a negative or a non-number', () => {
+	it('takes the chosen timeout, and the default for none, zero, a negative or a non-number', async () => {
 		for (const [chosen, expected] of [
 			[5000, 5000],
 			[0, DEFAULT_TIMEOUT_MS],
 			[-1, DEFAULT_TIMEOUT_MS],
 			[Number.NaN, DEFAULT_TIMEOUT_MS],
 		]) {
-			const request = { url: '/feeds', body: { name: 'x' } };
-			finish(request, chosen);
-			expect(request).toEqual({ url: '/feeds', body: { name: 'x' }, timeout: expected });
+			const request = await sent('/feeds', { body: { name: 'x' } }, { requestOptions: { timeout: chosen } });
+			expect([request.body, request.timeout]).toEqual([{ name: 'x' }, expected]);
 		}
 	});
 });
 
-describe('answerItems', () => {
-	const spec = { method: 'POST' as const, url: '/feeds' };
+describe('route: the items of an answer', () => {
+	const answered = async (spec: Parameters<typeof route>[0], answer: { statusCode: number; body?: unknown }) => {
+		const { context } = paginationContext([answer], {});
+		return jsonOf(await runRouting(route(spec), context, spec.url));
+	};
 
-	it('takes a write answered without a body as done, but not a read', () => {
+	it('takes a write answered without a body as done, but not a read', async () => {
 		for (const body of [undefined, null, '']) {
-			expect(answerItems(spec, 'POST', { statusCode: 204, headers: {}, body })).toEqual([{ success: true }]);
-			expect(() => answerItems(spec, 'GET', { statusCode: 200, headers: {}, body })).toThrow(UnusableAnswer);
+			expect(await answered({ method: 'POST', url: '/feeds' }, { statusCode: 204, body })).toEqual([{ success: true }]);
+			await expect(answered({ method: 'GET', url: '/feeds' }, { statusCode: 200, body })).rejects.toThrow(/GET \/feeds/);
 		}
 	});
 
-	it('reads a record from `data`, and a list\'s records for a list or an answer that is one', () => {
-		expect(answerItems(spec, 'POST', { statusCode: 201, headers: {}, body: { data: { id: 1 } } })).toEqual([{ id: 1 }]);
-		const list = { statusCode: 200, headers: {}, body: { data: [{ id: 1 }, { id: 2 }] } };
-		expect(answerItems({ ...spec, list: 'whole' }, 'GET', list)).toEqual([{ id: 1 }, { id: 2 }]);
-		expect(answerItems({ ...spec, answersList: true }, 'GET', list)).toEqual([{ id: 1 }, { id: 2 }]);
-		expect(() => answerItems(spec, 'GET', list)).toThrow('`data` is a list, not an object');
+	it('reads a record from `data`, and a list\'s records for a list or an answer that is one', async () => {
+		expect(await answered({ method: 'POST', url: '/feeds' }, { statusCode: 201, body: { data: { id: 1 } } })).toEqual([{ id: 1 }]);
+		const list = { statusCode: 200, body: { data: [{ id: 1 }, { id: 2 }] } };
+		expect(await answered({ method: 'GET', url: '/feeds', list: 'whole' }, list)).toEqual([{ id: 1 }, { id: 2 }]);
+		expect(await answered({ method: 'GET', url: '/feeds', answersList: true }, list)).toEqual([{ id: 1 }, { id: 2 }]);
+		await expect(answered({ method: 'GET', url: '/feeds' }, list)).rejects.toThrow('`data` is a list, not an object');
 	});
 });
 

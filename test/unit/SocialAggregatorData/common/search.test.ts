@@ -1,4 +1,4 @@
-import { checkResumeCursors, pageItem, platformStatusItem, searchRounds, shapeSearchOutput } from '../../../../nodes/SocialAggregatorData/resources/post';
+import { checkResumeCursors, searchRounds, shapeSearchOutput } from '../../../../nodes/SocialAggregatorData/common/search';
 import type { RoundPlan } from '../../../../nodes/shared/rounds';
 import { recordKey } from '../../../../nodes/shared/utils';
 import type { DataPost, PlatformStatus } from '../../../../nodes/shared/types';
@@ -197,7 +197,7 @@ describe('limits per platform', () => {
 		expect(api.rounds).toHaveLength(1);
 		expect(outcome.posts).toHaveLength(25);
 		// The status tells where to resume.
-		const status = platformStatusItem(outcome.progress[0], outcome);
+		const status = shapeSearchOutput(outcome, 'postsAndStatus', true).at(-1);
 		expect(status).toMatchObject({ success: true, has_more: true, next_cursor: 'A~2', posts: 25, pages: 1 });
 	});
 
@@ -314,14 +314,14 @@ describe('output modes', () => {
 		]);
 	});
 
-	test('a failed page item keeps no error key, so n8n never mistakes it for an error item', () => {
-		const item = pageItem({
-			platform: 'A',
-			status: { platform: 'A', success: false, error_code: 'fetch_timeout', message: 'slow' },
-			items: [],
-			cursorSent: null,
-		});
-		expect(item).not.toHaveProperty('error');
+	test('a failed page item keeps no error key, so n8n never mistakes it for an error item', async () => {
+		const outcome = await runSearch(
+			plan(['A', 'D']),
+			fakeDataApi({ A: { pages: 1, size: 1 }, D: { pages: 1, size: 1, failTimes: Infinity } }).fetch,
+		);
+		const failed = shapeSearchOutput(outcome, 'pages', true).find((item) => item.platform === 'D');
+		expect(failed).toMatchObject({ success: false, error_code: 'platform_error' });
+		expect(failed).not.toHaveProperty('error');
 	});
 });
 

@@ -1,4 +1,4 @@
-import { checkRequestId, pollItem, requestItem, waitForApproval, type PollResult } from '../../../../nodes/SocialAggregatorData/resources/apiKey';
+import { checkRequestId, pollItem, requestItem, waitForApproval, type PollResult } from '../../../../nodes/SocialAggregatorData/common/keyIssuance';
 import { checkEmail } from '../../../../nodes/shared/input';
 import { refusal, value } from '../../support/checked';
 

@@ -1,4 +1,4 @@
-import { checkProfileInput, runProfileLookup, shapeProfiles } from '../../../../nodes/SocialAggregatorData/resources/profile';
+import { checkProfileInput, runProfileLookup, shapeProfiles } from '../../../../nodes/SocialAggregatorData/common/profiles';
 import { platformFailureItem } from '../../../../nodes/shared/rounds';
 import { RAW } from '../../../../nodes/shared/simplify';
 import { refusal, value } from '../../support/checked';

@@ -1,0 +1,104 @@
+import { oldestFirst, pollKey, settleAll } from '../../../nodes/SocialAggregatorDataTrigger/pollMemory';
+import type { PlatformProgress } from '../../../nodes/shared/roundPage';
+import type { DataPost } from '../../../nodes/shared/types';
+import { ids } from '../support/dataApiStub';
+
+describe('the order of new posts', () => {
+	it('orders posts without a time after the post before them', () => {
+		const a = { platform: 'A', platform_id: 'a1', url: null, message: null, post_created_at: '2026-01-01T00:00:02Z' };
+		const b = { platform: 'A', platform_id: 'a2', url: null, message: null, post_created_at: null };
+		const c = { platform: 'B', platform_id: 'b1', url: null, message: null, post_created_at: '2026-01-01T00:00:01Z' };
+		// Lists come newest first: b (no time) is newer than a.
+		expect(ids(oldestFirst([[b, a], [c]]))).toEqual(['b1', 'a1', 'a2']);
+		expect(pollKey({ platform: 'A', platform_id: null, url: 'u', message: null, post_created_at: null })).toBe('a:url:u');
+	});
+});
+
+const post = (platform: string, id: string): DataPost => ({ platform, platform_id: id, url: null, message: null, post_created_at: null });
+const progressOf = (platform: string, state: PlatformProgress['state'], cursor: string | null = null, error?: PlatformProgress['error']): PlatformProgress => ({
+	platform,
+	state,
+	cursor,
+	collected: 0,
+	failures: error ? 2 : 0,
+	error,
+});
+
+/** What settleAll made of platform X, read back as one outcome: its progress, its backlog before, the posts found, with memory or not. */
+function settleOne(p: PlatformProgress, before: { cursor: string; posts: DataPost[] } | undefined, found: DataPost[], remembers: boolean) {
+	const settled = settleAll([p], {
+		found: { X: found },
+		backlog: before ? { X: before } : {},
+		seenSets: remembers ? { X: new Set<string>() } : {},
+		oldSeen: {},
+		remember: 10,
+	});
+	if (settled.failures.length > 0) return { kind: 'failed' };
+	if (settled.held.X !== undefined) return { kind: 'held', posts: settled.nextBacklog.X.posts, cursor: settled.nextBacklog.X.cursor };
+	if (settled.emitted.X) return { kind: 'emitted', posts: settled.emitted.X };
+	if (settled.recorded.includes('X')) return { kind: 'recorded', seen: settled.seen.X };
+	return { kind: 'notAsked', backlog: settled.nextBacklog.X };
+}
+
+describe('what one poll did with a platform', () => {
+	const found = [post('X', 'x2')];
+
+	it('a failure, or a platform the page budget never reached, changes nothing', () => {
+		expect(settleOne(progressOf('X', 'failed'), undefined, found, true)).toEqual({ kind: 'failed' });
+		expect(settleOne(progressOf('X', 'done', null, { code: 'fetch_timeout', message: 'slow' }), undefined, found, true)).toEqual({ kind: 'failed' });
+		expect(settleOne(progressOf('X', 'first'), undefined, [], true)).toEqual({ kind: 'notAsked' });
+		// Its backlog's cursor unmoved: not asked this time either, its backlog kept.
+		const before = { cursor: 'c1', posts: [post('X', 'x1')] };
+		expect(settleOne(progressOf('X', 'more', 'c1'), before, [], true)).toEqual({ kind: 'notAsked', backlog: before });
+	});
+
+	it('more to read with memory: held behind its backlog, with the cursor to go on from', () => {
+		const before = { cursor: 'c1', posts: [post('X', 'x1')] };
+		expect(settleOne(progressOf('X', 'more', 'c2'), before, found, true)).toEqual({ kind: 'held', posts: [post('X', 'x1'), post('X', 'x2')], cursor: 'c2' });
+	});
+
+	it('read to the end: emitted with memory, recorded without', () => {
+		expect(settleOne(progressOf('X', 'done'), undefined, found, true)).toEqual({ kind: 'emitted', posts: found });
+		expect(settleOne(progressOf('X', 'done'), undefined, found, false)).toEqual({ kind: 'recorded', seen: ['x:id:x2'] });
+		// Without memory, a first page that has more is recorded, never held.
+		expect(settleOne(progressOf('X', 'more', 'c1'), undefined, found, false)).toEqual({ kind: 'recorded', seen: ['x:id:x2'] });
+	});
+});
+
+describe('settleAll: the outcomes made into the next memory', () => {
+	it('each platform by its outcome; the memory of one not read to a known post is kept as it was', () => {
+		const oldSeen = { A: ['a:id:a0'], B: ['b:id:b0'], C: ['c:id:c0'] };
+		const memory = {
+			found: { A: [post('A', 'a1')], B: [post('B', 'b2')], C: [], D: [post('D', 'd1')] },
+			backlog: { B: { cursor: 'b-c1', posts: [post('B', 'b1')] } },
+			seenSets: { A: new Set(oldSeen.A), B: new Set(oldSeen.B), C: new Set(oldSeen.C) },
+			oldSeen,
+			remember: 2,
+		};
+		const settled = settleAll(
+			[progressOf('A', 'done'), progressOf('B', 'more', 'b-c2'), progressOf('C', 'failed', null, { code: 'platform_error', message: 'down' }), progressOf('D', 'done')],
+			memory,
+		);
+		expect(settled.emitted).toEqual({ A: [post('A', 'a1')] });
+		expect(settled.held).toEqual({ B: 2 });
+		expect(settled.nextBacklog).toEqual({ B: { cursor: 'b-c2', posts: [post('B', 'b1'), post('B', 'b2')] } });
+		expect(settled.failures).toEqual([{ platform: 'C', code: 'platform_error', message: 'down', attempts: 2 }]);
+		expect(settled.recorded).toEqual(['D']);
+		// A and D read to the end: their newest first, within `remember`; B and C keep what they knew.
+		expect(settled.seen).toEqual({ A: ['a:id:a1', 'a:id:a0'], B: oldSeen.B, C: oldSeen.C, D: ['d:id:d1'] });
+	});
+
+	it('a failed platform keeps its backlog for the next poll', () => {
+		const backlog = { A: { cursor: 'a-c1', posts: [post('A', 'a1')] } };
+		const settled = settleAll([progressOf('A', 'failed', 'a-c1', { code: 'fetch_timeout', message: 'slow' })], {
+			found: { A: [] },
+			backlog,
+			seenSets: { A: new Set(['a:id:a0']) },
+			oldSeen: { A: ['a:id:a0'] },
+			remember: 10,
+		});
+		expect(settled.nextBacklog).toEqual(backlog);
+		expect(settled.seen).toEqual({ A: ['a:id:a0'] });
+		expect(settled.emitted).toEqual({});
+	});
+});
