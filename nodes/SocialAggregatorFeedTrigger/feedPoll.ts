@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { listAnswer, UnusableAnswer } from '../shared/answerShapes';
 
 /** Feed posts per page: the service's maximum, so that a quiet poll is one request per feed. */
-export const FEED_PAGE_SIZE = 100;
+const FEED_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES_PER_FEED = 10;
 
 /** A feed post as the walk reads it: its integer id (ids grow as the service collects posts). */
@@ -12,7 +12,7 @@ export interface FeedPost extends IDataObject {
 }
 
 /** One feed's memory between polls. */
-export interface FeedMark extends IDataObject {
+interface FeedMark extends IDataObject {
 	/** The highest post id emitted or recorded: a post at or below it is never emitted again (a restored post keeps its id). */
 	mark: number;
 	/**
@@ -58,7 +58,7 @@ export function feedPageAnswer(body: unknown, at: { page: number; statusCode?: n
 export type FetchFeedPage = (feedId: string, page: number, perPage: number) => Promise<FeedPage>;
 
 /** What one poll did with a feed. */
-export type FeedOutcome =
+type FeedOutcome =
 	/** No memory yet: the mark recorded from the newest page, nothing emitted. */
 	| { kind: 'recorded'; mark: number }
 	/** Read down to the mark: these posts are new (oldest first). */
@@ -88,7 +88,7 @@ interface PollOptions {
 const byIdAscending = (a: FeedPost, b: FeedPost) => a.id - b.id;
 
 /** The memory that still applies: the same status filter, only the feeds asked for, each mark a number. */
-export function recallFeeds(filter: string, feedIds: string[], previous: FeedPollState): Record<string, FeedMark> {
+function recallFeeds(filter: string, feedIds: string[], previous: FeedPollState): Record<string, FeedMark> {
 	const known = previous.filter === filter && previous.feeds ? previous.feeds : {};
 	const marks: Record<string, FeedMark> = {};
 	for (const feedId of feedIds) {
@@ -107,7 +107,7 @@ export function recallFeeds(filter: string, feedIds: string[], previous: FeedPol
  * up: a walk that reads on from a held one therefore first reads again the last page it read, and starts over from
  * page 1 when that page holds none of the posts it read.
  */
-export async function walkFeed(
+async function walkFeed(
 	feedId: string,
 	memory: FeedMark,
 	fetchPage: FetchFeedPage,

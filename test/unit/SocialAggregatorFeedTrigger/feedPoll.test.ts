@@ -2,8 +2,6 @@ import {
 	feedPageAnswer,
 	newestPosts,
 	pollFeeds,
-	recallFeeds,
-	walkFeed,
 	type FeedPollState,
 	type FetchFeedPage,
 } from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
@@ -152,19 +150,26 @@ describe('pollFeeds', () => {
 		expect(second.posts).toEqual([{ feedId: '3', post: { id: added['3'][0] } }]);
 	});
 
-	it('another status filter starts afresh; a feed no longer chosen is forgotten', () => {
-		const state: FeedPollState = { filter: 'public', feeds: { '1': { mark: 5 }, '2': { mark: 7 } } };
-		expect(recallFeeds('public', ['2'], state)).toEqual({ '2': { mark: 7 } });
-		expect(recallFeeds('', ['1', '2'], state)).toEqual({});
+	it('another status filter starts afresh; a feed no longer chosen is forgotten', async () => {
+		const api = new FeedStub();
+		api.add('1', 3);
+		const newer = api.add('2', 3);
+		const state: FeedPollState = { filter: 'public', feeds: { '1': { mark: 0 }, '2': { mark: newer[0] } } };
+		const same = await pollFeeds('public', ['2'], state, api.fetch);
+		expect(same.posts.map((p) => p.post.id)).toEqual(newer.slice(1));
+		expect(Object.keys(same.state.feeds ?? {})).toEqual(['2']);
+		// Under another filter the marks of the old one do not hold: each feed is recorded again, nothing emitted.
+		const other = await pollFeeds('', ['1', '2'], state, api.fetch);
+		expect(other.posts).toEqual([]);
+		expect(other.outcomes).toEqual({ '1': { kind: 'recorded', mark: expect.any(Number) }, '2': { kind: 'recorded', mark: newer[2] } });
 	});
 
-	it('walkFeed stops at the end of the list when the mark is below every post', async () => {
+	it('stops at the end of the list when the mark is below every post', async () => {
 		const api = new FeedStub();
 		const posts = api.add('1', 15);
-		const walk = await walkFeed('1', { mark: 0 }, api.fetch, { pages: 10, perPage: 10 }, () => true);
-		expect(walk.done).toBe(true);
-		expect(walk.posts.map((p) => p.id)).toEqual(posts);
-		expect(walk.requests).toBe(2);
+		const poll = await pollFeeds('', ['1'], { filter: '', feeds: { '1': { mark: 0 } } }, api.fetch, { perPage: 10 });
+		expect(poll.posts.map((p) => p.post.id)).toEqual(posts);
+		expect(poll.requests).toBe(2);
 	});
 });
 
