@@ -1,8 +1,8 @@
 import { forgetBudgets } from '../../../nodes/shared/budget';
-import { apiErrorCode } from '../../../nodes/shared/errors';
 import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
 import { apiRequest, apiRequestFull, joinUrl, redirectTarget } from '../../../nodes/shared/transport';
 import { scriptedContext, type Answer } from '../support/context';
+import { serviceCode } from '../support/serviceCode';
 
 const ok = (body: unknown) => ({ statusCode: 200, body });
 const tooMany = (retryAfter?: string): Answer => ({
@@ -122,7 +122,7 @@ describe('transport', () => {
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 3 } })
 			.catch((e: Error) => e);
 		expect((error as Error).message).toContain('kept answering 429');
-		expect(apiErrorCode(error)).toBe('rate_limit_exceeded');
+		expect(serviceCode(error)).toBe('rate_limit_exceeded');
 		expect(waits).toEqual([2000, 2000]);
 	});
 
@@ -201,7 +201,7 @@ describe('transport', () => {
 				"The service's address answered GET /feeds with a redirect (HTTP 302 to http://127.0.0.1:8500/v1/feeds): enter the address the API itself answers at, ending in /v1",
 			);
 			expect(error.description).toMatch(/never follow a redirect/);
-			expect(apiErrorCode(error)).toBe('redirect_not_followed');
+			expect(serviceCode(error)).toBe('redirect_not_followed');
 			expect(JSON.stringify(error)).not.toContain('token=abc');
 			expect(JSON.stringify(error)).not.toContain(apiKey);
 		});
