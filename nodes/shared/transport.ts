@@ -246,7 +246,7 @@ export interface RunBudget {
 	log?: (text: string) => void;
 }
 
-export function runBudget(capMs = 0, log?: RunBudget['log']): RunBudget {
+function runBudget(capMs = 0, log?: RunBudget['log']): RunBudget {
 	return { capMs, waitedMs: 0, waitedUntil: 0, log };
 }
 
