@@ -1,6 +1,6 @@
 import { forgetBudgets } from '../../../nodes/shared/budget';
 import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
-import { apiRequest, apiRequestFull, joinUrl, redirectTarget } from '../../../nodes/shared/transport';
+import { apiRequest, apiRequestFull } from '../../../nodes/shared/transport';
 import { scriptedContext, type Answer } from '../support/context';
 import { serviceCode } from '../support/serviceCode';
 
@@ -44,9 +44,15 @@ describe('transport', () => {
 		expect(requests[0].headers?.Authorization).toMatch(/^Bearer /);
 	});
 
-	it('keeps absolute URLs the service handed out', () => {
-		expect(joinUrl('http://a/v1/', 'http://b/v1/authorize/x')).toBe('http://b/v1/authorize/x');
-		expect(joinUrl('http://a/v1//', 'feeds')).toBe('http://a/v1/feeds');
+	it('keeps absolute URLs the service handed out, and joins a path without its slash', async () => {
+		const { context, requests } = scriptedContext([ok({ data: {} }), ok({ data: {} })]);
+		await apiRequest.call(context, { method: 'GET', path: 'http://b/v1/authorize/x' });
+		await apiRequest.call(context, { method: 'GET', path: 'feeds' });
+		expect(requests.map((request) => request.url)).toEqual(['http://b/v1/authorize/x', 'http://127.0.0.1:9/v1/feeds']);
+		const doubled = scriptedContext([ok({ data: {} })]);
+		Object.assign(doubled.context, { getCredentials: async () => ({ apiKey: doubled.apiKey, baseUrl: 'http://127.0.0.1:9/v1//' }) });
+		await apiRequest.call(doubled.context, { method: 'GET', path: 'feeds' });
+		expect(doubled.requests[0].url).toBe('http://127.0.0.1:9/v1/feeds');
 	});
 
 	it('waits Retry-After: 3 once and then succeeds', async () => {
@@ -219,11 +225,14 @@ describe('transport', () => {
 			expect(none.message).toContain('(HTTP 307 without a valid Location)');
 		});
 
-		it('redirectTarget drops user, password, query and fragment', () => {
-			expect(redirectTarget('https://user:pw@host.example:8443/a/b?x=1#f', 'https://api.example/v1/feeds')).toBe('https://host.example:8443/a/b');
-			expect(redirectTarget('/v2/feeds', 'https://api.example/v1/feeds')).toBe('https://api.example/v2/feeds');
-			expect(redirectTarget('http://[::1', 'https://api.example/v1/feeds')).toBeUndefined();
-			expect(redirectTarget(undefined, 'https://api.example/v1')).toBeUndefined();
+		it('where a redirect leads is named without user, password, query and fragment', async () => {
+			const named = async (location: string) => {
+				const { context } = scriptedContext([redirect(location)]);
+				return ((await apiRequest.call(context, { method: 'GET', path: '/feeds' }).catch((e: Error) => e)) as Error).message;
+			};
+			expect(await named('https://user:pw@host.example:8443/a/b?x=1#f')).toContain('(HTTP 302 to https://host.example:8443/a/b)');
+			expect(await named('/v2/feeds')).toContain('(HTTP 302 to http://127.0.0.1:9/v2/feeds)');
+			expect(await named('http://[::1')).toContain('(HTTP 302 without a valid Location)');
 		});
 	});
 
