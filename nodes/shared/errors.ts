@@ -152,7 +152,7 @@ export function networkError(
 }
 
 /** The service's `error.code` kept on an error made by `apiErrorFromResponse`. */
-export function apiErrorCode(error: unknown): string | undefined {
+function apiErrorCode(error: unknown): string | undefined {
 	const context = (error as { context?: { apiErrorCode?: unknown } })?.context;
 	return typeof context?.apiErrorCode === 'string' ? context.apiErrorCode : undefined;
 }

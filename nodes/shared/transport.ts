@@ -49,7 +49,7 @@ interface FullResponse extends ApiResponse {
 /** How long a request waits for its answer unless the user sets a timeout (Request Options). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-export function joinUrl(baseUrl: string, path: string): string {
+function joinUrl(baseUrl: string, path: string): string {
 	if (/^https?:\/\//i.test(path)) return path;
 	return `${baseUrl.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
@@ -89,7 +89,7 @@ function isRedirect(response: FullResponse, rules: SendRules): boolean {
  * password, query or fragment (whoever answers writes the Location, and a query may carry a token). Undefined when
  * there is none or it is not an address.
  */
-export function redirectTarget(location: string | undefined, requestUrl: string | undefined): string | undefined {
+function redirectTarget(location: string | undefined, requestUrl: string | undefined): string | undefined {
 	if (!location?.trim()) return undefined;
 	try {
 		const url = requestUrl ? new URL(location.trim(), requestUrl) : new URL(location.trim());
@@ -246,7 +246,7 @@ export interface RunBudget {
 	log?: (text: string) => void;
 }
 
-export function runBudget(capMs = 0, log?: RunBudget['log']): RunBudget {
+function runBudget(capMs = 0, log?: RunBudget['log']): RunBudget {
 	return { capMs, waitedMs: 0, waitedUntil: 0, log };
 }
 

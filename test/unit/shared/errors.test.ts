@@ -1,7 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiErrorCode, apiErrorFromResponse, redact } from '../../../nodes/shared/errors';
+import { apiErrorFromResponse, redact } from '../../../nodes/shared/errors';
 import { NODE } from '../support/context';
+import { serviceCode } from '../support/serviceCode';
 
 const upgradeAction = {
 	type: 'upgrade_plan',
@@ -50,7 +51,7 @@ describe('apiErrorFromResponse', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(message);
 		expect(error.httpCode).toBe(String(row.status));
-		expect(apiErrorCode(error)).toBe(row.code);
+		expect(serviceCode(error)).toBe(row.code);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.description).toContain(`Error code: ${row.code}`);
 		if (row.link) expect(error.description).toContain(row.link);

@@ -1,8 +1,8 @@
 import { forgetBudgets } from '../../../nodes/shared/budget';
-import { apiErrorCode } from '../../../nodes/shared/errors';
 import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
-import { apiRequest, apiRequestFull, joinUrl, redirectTarget } from '../../../nodes/shared/transport';
+import { apiRequest, apiRequestFull } from '../../../nodes/shared/transport';
 import { scriptedContext, type Answer } from '../support/context';
+import { serviceCode } from '../support/serviceCode';
 
 const ok = (body: unknown) => ({ statusCode: 200, body });
 const tooMany = (retryAfter?: string): Answer => ({
@@ -44,9 +44,15 @@ describe('transport', () => {
 		expect(requests[0].headers?.Authorization).toMatch(/^Bearer /);
 	});
 
-	it('keeps absolute URLs the service handed out', () => {
-		expect(joinUrl('http://a/v1/', 'http://b/v1/authorize/x')).toBe('http://b/v1/authorize/x');
-		expect(joinUrl('http://a/v1//', 'feeds')).toBe('http://a/v1/feeds');
+	it('keeps absolute URLs the service handed out, and joins a path without its slash', async () => {
+		const { context, requests } = scriptedContext([ok({ data: {} }), ok({ data: {} })]);
+		await apiRequest.call(context, { method: 'GET', path: 'http://b/v1/authorize/x' });
+		await apiRequest.call(context, { method: 'GET', path: 'feeds' });
+		expect(requests.map((request) => request.url)).toEqual(['http://b/v1/authorize/x', 'http://127.0.0.1:9/v1/feeds']);
+		const doubled = scriptedContext([ok({ data: {} })]);
+		Object.assign(doubled.context, { getCredentials: async () => ({ apiKey: doubled.apiKey, baseUrl: 'http://127.0.0.1:9/v1//' }) });
+		await apiRequest.call(doubled.context, { method: 'GET', path: 'feeds' });
+		expect(doubled.requests[0].url).toBe('http://127.0.0.1:9/v1/feeds');
 	});
 
 	it('waits Retry-After: 3 once and then succeeds', async () => {
@@ -122,7 +128,7 @@ describe('transport', () => {
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 3 } })
 			.catch((e: Error) => e);
 		expect((error as Error).message).toContain('kept answering 429');
-		expect(apiErrorCode(error)).toBe('rate_limit_exceeded');
+		expect(serviceCode(error)).toBe('rate_limit_exceeded');
 		expect(waits).toEqual([2000, 2000]);
 	});
 
@@ -201,7 +207,7 @@ describe('transport', () => {
 				"The service's address answered GET /feeds with a redirect (HTTP 302 to http://127.0.0.1:8500/v1/feeds): enter the address the API itself answers at, ending in /v1",
 			);
 			expect(error.description).toMatch(/never follow a redirect/);
-			expect(apiErrorCode(error)).toBe('redirect_not_followed');
+			expect(serviceCode(error)).toBe('redirect_not_followed');
 			expect(JSON.stringify(error)).not.toContain('token=abc');
 			expect(JSON.stringify(error)).not.toContain(apiKey);
 		});
@@ -219,11 +225,14 @@ describe('transport', () => {
 			expect(none.message).toContain('(HTTP 307 without a valid Location)');
 		});
 
-		it('redirectTarget drops user, password, query and fragment', () => {
-			expect(redirectTarget('https://user:pw@host.example:8443/a/b?x=1#f', 'https://api.example/v1/feeds')).toBe('https://host.example:8443/a/b');
-			expect(redirectTarget('/v2/feeds', 'https://api.example/v1/feeds')).toBe('https://api.example/v2/feeds');
-			expect(redirectTarget('http://[::1', 'https://api.example/v1/feeds')).toBeUndefined();
-			expect(redirectTarget(undefined, 'https://api.example/v1')).toBeUndefined();
+		it('where a redirect leads is named without user, password, query and fragment', async () => {
+			const named = async (location: string) => {
+				const { context } = scriptedContext([redirect(location)]);
+				return ((await apiRequest.call(context, { method: 'GET', path: '/feeds' }).catch((e: Error) => e)) as Error).message;
+			};
+			expect(await named('https://user:pw@host.example:8443/a/b?x=1#f')).toContain('(HTTP 302 to https://host.example:8443/a/b)');
+			expect(await named('/v2/feeds')).toContain('(HTTP 302 to http://127.0.0.1:9/v2/feeds)');
+			expect(await named('http://[::1')).toContain('(HTTP 302 without a valid Location)');
 		});
 	});
 

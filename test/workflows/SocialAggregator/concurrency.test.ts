@@ -186,7 +186,7 @@ test('several input items share the limit: never more than PAGE_CONCURRENCY requ
 
 	const run = await runNode(
 		fake,
-		{ resource: 'post', operation: 'getAll', feedId: feed('={{ $json.feed }}', 'id'), returnAll: true },
+		{ resource: 'post', operation: 'getAll', feedId: feed('={{ $json.feed }}', 'id'), returnAll: true, simplify: false },
 		{ items: feeds.map((id) => ({ feed: id })) },
 	);
 

@@ -141,7 +141,7 @@ test('each input item pages its own feed and its posts are paired with it', asyn
 	const small = fake.control.seedFeed({ posts: 120 }).feedId;
 	const run = await runNode(
 		fake,
-		{ resource: 'post', operation: 'getAll', feedId: feed('={{ $json.feed }}', 'id'), returnAll: true },
+		{ resource: 'post', operation: 'getAll', feedId: feed('={{ $json.feed }}', 'id'), returnAll: true, simplify: false },
 		{ items: [{ feed: small }, { feed: bigFeed }] },
 	);
 
