@@ -272,7 +272,7 @@ export function duration(ms: number): string {
 }
 
 /** The credits of a Data API page per platform (docs/service.md#credits): 1, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook. */
-const PLATFORM_CREDITS: Record<string, number> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
+export const PLATFORM_CREDITS: Readonly<Record<string, number>> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
 
 export function platformCredits(platform: string): number {
 	return PLATFORM_CREDITS[platform] ?? 1;

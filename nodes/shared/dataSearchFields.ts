@@ -1,16 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { PLATFORM_CREDITS } from './budget';
 import { AUTO_DETECT } from './dataSearch';
 
 /** A Data API search's parameters as the Data node and the Data Trigger show them; checked by `checkDataSearch`. */
 
-/** Credits one page of a platform spends (docs/service.md#credits); every platform not named spends 1. */
-const PAGE_CREDITS: Readonly<Record<string, number>> = { Instagram: 3, LinkedIn: 3, TikTok: 3, Facebook: 6 };
-
-/** "1 for most platforms, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook", from `PAGE_CREDITS`. */
+/** "1 for most platforms, 3 for Instagram, LinkedIn and TikTok, 6 for Facebook", from the budget's credit table. */
 function creditList(): string {
 	const byCost = new Map<number, string[]>();
-	for (const [platform, cost] of Object.entries(PAGE_CREDITS)) byCost.set(cost, [...(byCost.get(cost) ?? []), platform]);
+	for (const [platform, cost] of Object.entries(PLATFORM_CREDITS)) byCost.set(cost, [...(byCost.get(cost) ?? []), platform]);
 	const and = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]);
 	const costs = [...byCost.entries()].sort(([a], [b]) => a - b).map(([cost, names]) => `${cost} for ${and(names)}`);
 	return ['1 for most platforms', ...costs].join(', ');
