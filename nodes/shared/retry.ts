@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import { resetTime } from './budget';
+import { spentWindowReset } from './rateLimitHeaders';
 
 export interface RetryPolicy {
 	/** Attempts in all, the first one included. */
@@ -73,15 +73,9 @@ function parseRetryAfter(value: string | undefined, nowMs: number): number | und
  */
 export const RESET_MARGIN_MS = 500;
 
-/**
- * A 429's wait from its `X-RateLimit-Reset` (seconds to go, or a Unix time) when nothing is left of the window it
- * counts (`X-RateLimit-Remaining` 0 or not sent): until that reset, and a little more. With something left, the 429
- * is another limit's (the burst) and the reset says nothing about it.
- */
+/** A 429's wait until the reset of the window it spent (`X-RateLimit-*`), and a little more; undefined when none is told. */
 function untilReset(remaining: string | undefined, reset: string | undefined, nowMs: number): number | undefined {
-	const left = Number(remaining?.trim() || 0);
-	if (Number.isFinite(left) && left > 0) return undefined;
-	const at = resetTime(reset, nowMs);
+	const at = spentWindowReset(remaining, reset, nowMs);
 	return at === undefined ? undefined : Math.max(0, at - nowMs) + RESET_MARGIN_MS;
 }
 

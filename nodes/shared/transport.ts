@@ -11,7 +11,7 @@ import type {
 
 import { UnusableAnswer, unusableAnswerError } from './answerShapes';
 import { checkBaseUrl } from './baseUrl';
-import { BudgetLedger, DEFAULT_LIMITS, duration, headerValue, ledgerFor, planText, type KeyLimits } from './budget';
+import { BudgetLedger, DEFAULT_LIMITS, duration, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
 import { apiError, apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
 import { isEmptyValue, plural } from './utils';
@@ -24,6 +24,7 @@ import {
 	type AttemptOutcome,
 	type RetryPolicy,
 } from './retry';
+import { headerValue } from './rateLimitHeaders';
 import { validOrThrow } from './refusal';
 import { BUDGET_WAIT_FIELD, MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
