@@ -14,9 +14,13 @@ import type {
 import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from '../shared/signature';
 import { allowHttpOption } from '../shared/webhookUrl';
+import { textList } from '../shared/input';
+import { catchUp } from './catchUp';
 import {
 	answerDelivery,
 	applySettings,
+	catchUpDays,
+	type CatchUpSignal,
 	handledInProcess,
 	rememberHandled,
 	sizeRefusal,
@@ -25,11 +29,14 @@ import {
 	type DeliverySettings,
 } from './delivery';
 import { finished, RETRY_AFTER_SECONDS, receivedHere, takePlace } from './inFlight';
-import { checkExists, create, deliverySecrets, remove, triggerKey } from './lifecycle';
+import { checkExists, create, deliverySecrets, liveSubscriptionId, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
 /** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
 const RAW = { rawExpressions: true };
+
+/** The field of the item that carries a catch-up signal from webhook() to execute(); never output. */
+const CATCH_UP_SIGNAL = 'socialAggregatorCatchUp';
 
 /** Deliveries without an id, counted apart from each other while their execution runs. */
 let unnamed = 0;
@@ -74,7 +81,7 @@ export class SocialAggregatorTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart: delivery IDs are kept in n8n\'s database. In queue mode, copies of one delivery that reach two webhook processes at the same instant are checked best effort (a few in a hundred ran twice in tests; see the package README). If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries: unpublish and publish the workflow to repair it, or re-enable it with the Social Aggregator node (Webhook → Re-Enable); the example workflow "Re-enable disabled subscriptions" does this on a schedule.',
+					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart: delivery IDs are kept in n8n\'s database. In queue mode, copies of one delivery that reach two webhook processes at the same instant are checked best effort (a few in a hundred ran twice in tests; see the package README). If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries (n8n away): unpublish and publish the workflow, or re-enable it with the Social Aggregator node (Webhook → Re-Enable; the example workflow "Re-enable disabled subscriptions" does this on a schedule). Either catches up: failed deliveries are sent again and posts added meanwhile are emitted once each (see Catch-Up Span).',
 				name: 'onceNotice',
 				type: 'notice',
 				default: '',
@@ -125,6 +132,15 @@ export class SocialAggregatorTrigger implements INodeType {
 						description: 'Comma-separated event names to subscribe to besides those chosen above',
 					},
 					allowHttpOption,
+					{
+						displayName: 'Catch-Up Span (Days)',
+						name: 'catchUpDays',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 7,
+						description:
+							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow or by Webhook → Re-Enable: the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
+					},
 					{
 						displayName: 'Feed Names or IDs',
 						name: 'feedIds',
@@ -208,7 +224,7 @@ export class SocialAggregatorTrigger implements INodeType {
 			handledBefore: (id) => handledInProcess(key, id),
 		});
 		const response = this.getResponseObject();
-		if (answer.items?.length && !manual) {
+		if ((answer.items?.length || answer.catchUp) && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
 			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`))) {
 				this.logger.warn(
@@ -223,8 +239,9 @@ export class SocialAggregatorTrigger implements INodeType {
 		}
 		if (answer.log) this.logger[answer.log.level](answer.log.message);
 		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
-		if (answer.items?.length) {
-			return { workflowData: [answer.items.map((json) => ({ json }))], webhookResponse: answer.body };
+		const items = answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
+		if (items?.length) {
+			return { workflowData: [items.map((json) => ({ json }))], webhookResponse: answer.body };
 		}
 		if (answer.status === 200) return { webhookResponse: answer.body };
 		response.status(answer.status).json(answer.body);
@@ -236,13 +253,18 @@ export class SocialAggregatorTrigger implements INodeType {
 	 * then drops deliveries n8n's database says were acted on.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const input = this.getInputData();
+		const received = this.getInputData();
+		const signalAt = received.findIndex((item) => CATCH_UP_SIGNAL in item.json);
+		const input = received.filter((item) => !(CATCH_UP_SIGNAL in item.json));
 		const manual = this.getMode() === 'manual';
 		const key = triggerKey(this);
 		const items = deferredSettings(this) ? applyEvaluatedSettings(this, input, manual) : input;
 		if (manual) return [items.map((item, index) => ({ ...item, pairedItem: item.pairedItem ?? { item: index } }))];
+		const signal = signalAt >= 0 ? (received[signalAt].json[CATCH_UP_SIGNAL] as CatchUpSignal) : undefined;
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
+		if (signal) ids.push(signal.id);
 		try {
+			if (signal) items.push(...(await caughtUpItems(this, signal, signalAt)));
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const tieBreak = (checked: string[]) => checked.some((id) => !receivedHere(key, id));
 			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, tieBreak);
@@ -256,6 +278,41 @@ export class SocialAggregatorTrigger implements INodeType {
 			finished(key, ids);
 		}
 	}
+}
+
+/** The settings the first item's delivery gets: as stored, or evaluated. */
+function settingsNow(ctx: IExecuteFunctions): DeliverySettings {
+	return (
+		storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? {
+			events: ctx.getNodeParameter('events', 0, []),
+			output: ctx.getNodeParameter('output', 0, 'eachPost'),
+			options: (ctx.getNodeParameter('options', 0, {}) as DeliverySettings['options']) ?? {},
+		}
+	);
+}
+
+/**
+ * The items of what the subscription missed (catchUp.ts), shaped and filtered like deliveries; what could not be
+ * caught up is logged. Run in the execution a test delivery to the live trigger started.
+ */
+async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, signalAt: number): Promise<INodeExecutionData[]> {
+	const subscriptionId = liveSubscriptionId(ctx);
+	if (!subscriptionId) return [];
+	const settings = settingsNow(ctx);
+	const at = typeof signal.occurred_at === 'string' ? Date.parse(signal.occurred_at) : NaN;
+	const result = await catchUp(ctx, {
+		subscriptionId,
+		kick: { id: signal.id, at: Number.isNaN(at) ? Date.now() : at },
+		spanDays: catchUpDays(settings.options.catchUpDays),
+		feedIds: textList(typeof settings.options.feedIds === 'number' ? String(settings.options.feedIds) : settings.options.feedIds),
+	});
+	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);
+	ctx.logger.info(
+		`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${result.redelivered} failed deliveries sent again, ${result.deliveries.length} posts of the gap read`,
+	);
+	return result.deliveries.flatMap((delivery) =>
+		applySettings(delivery, settings, false).items.map((json) => ({ json, pairedItem: { item: signalAt } })),
+	);
 }
 
 /** Whether a setting is an expression, so webhook() emitted each delivery whole for execute() to shape. */

@@ -14,6 +14,9 @@ const TRIGGERS_REMEMBERED = 1000;
 /** The most a delivery may hold, refused with 413 before any signature check (n8n itself reads up to 16 MB). */
 const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
 
+/** The catch-up span when the option is not set (days). */
+const DEFAULT_CATCH_UP_DAYS = 7;
+
 type OutputMode = 'eachPost' | 'eachDelivery';
 
 export interface Delivery extends IDataObject {
@@ -63,6 +66,20 @@ export interface DeliveryAnswer {
 	/** The delivery id as text (the exact digits of a long number), when it has one. */
 	id?: string;
 	log?: { level: 'debug' | 'warn'; message: string };
+	/** A test delivery that reached the live trigger: the execution it starts catches up (catchUp.ts). */
+	catchUp?: CatchUpSignal;
+}
+
+/** The test delivery that asks for a catch-up: its id and when it occurred. */
+export interface CatchUpSignal extends IDataObject {
+	id: string;
+	occurred_at: string | null;
+}
+
+/** The catch-up span in days (the option "Catch-Up Span (Days)"); 0 turns catch-up off. */
+export function catchUpDays(value: unknown): number {
+	const days = value === undefined || value === '' || value === null ? DEFAULT_CATCH_UP_DAYS : Number(value);
+	return Number.isFinite(days) && days > 0 ? days : 0;
 }
 
 /** The parameters that decide what a delivery becomes. */
@@ -208,15 +225,18 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		// After the copy check: a copy of a delivery already handled is still answered 200, so its sender stops retrying.
 		const stale = ageRefusal(delivery, id, maxAgeMinutes(request), request.receivedAt ?? Date.now());
 		if (stale) return stale;
+		const catchUp = catchUpSignal(request, delivery, id);
 		const settings = storedSettings(request.parameter);
 		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
-		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id };
+		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp };
 		const { items, ignored } = applySettings(delivery, settings, request.manual);
+		// A catch-up runs even when the test delivery itself starts nothing.
+		if (ignored && catchUp) return { status: 200, body: startedBody(delivery), items: [], remember, id, catchUp };
 		if (ignored) {
 			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
 			return { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
 		}
-		return { status: 200, body: startedBody(delivery), items, remember, id };
+		return { status: 200, body: startedBody(delivery), items, remember, id, catchUp };
 	} catch (error) {
 		// A signed delivery of an unexpected shape, or an option that fails: a 4xx, never n8n's 500; not
 		// remembered, so a retry is handled afresh.
@@ -224,6 +244,13 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
 		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
 	}
+}
+
+/** A test delivery to the live trigger, with catch-up on: the signal to look back (docs/exactly-once.md#catch-up). */
+function catchUpSignal(request: DeliveryRequest, delivery: Delivery, id: string | undefined): CatchUpSignal | undefined {
+	if (request.manual || !isTestDelivery(delivery) || id === undefined) return undefined;
+	if (catchUpDays(optionValue(request, 'catchUpDays', DEFAULT_CATCH_UP_DAYS)) === 0) return undefined;
+	return { id, occurred_at: typeof delivery.occurred_at === 'string' ? delivery.occurred_at : null };
 }
 
 /** Parsed from the raw text whose signature was checked, never from n8n's parsed body. */
@@ -282,6 +309,7 @@ function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 		occurred_at: delivery.occurred_at ?? null,
 	};
 	if (isTestDelivery(delivery)) context.test = true;
+	if (data.caught_up === true) context.caught_up = true;
 	return posts.map((post) => ({ ...(post && typeof post === 'object' ? post : { value: post }), ...context }));
 }
 

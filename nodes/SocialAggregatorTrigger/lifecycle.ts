@@ -8,6 +8,7 @@ import { listAnswer, objectAnswer } from '../shared/answerShapes';
 import { apiRequest, apiRequestChecked, apiRequestFull } from '../shared/transport';
 import type { WebhookSubscription } from '../shared/types';
 import { isObject, keepRecent } from '../shared/utils';
+import { catchUpDays } from './delivery';
 
 /** A subscription this trigger registered: what is needed to check it and verify its deliveries. */
 interface StoredSubscription extends IDataObject {
@@ -147,6 +148,8 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		if (!sameEvents(found.subscribed_events, events)) problems.push('its events differ from the chosen events');
 		if (!stored.secret) problems.push('its signing secret is not stored');
 		if (problems.length === 0) return true;
+		const paused = found.status !== undefined && found.status !== 'active';
+		if (paused && problems.length === 1 && (await reEnable(ctx, id, String(found.status)))) return true;
 		ctx.logger.info(`Social Aggregator Trigger: replacing subscription ${id}: ${problems.join('; ')}`);
 		await deleteSubscription(ctx, id);
 	} else {
@@ -154,6 +157,34 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	}
 	setStored(ctx, slot, undefined);
 	return false;
+}
+
+/**
+ * Sets a paused or disabled subscription active again and asks for a test delivery: the trigger that receives it
+ * catches up on what the subscription missed (catchUp.ts). False when the service refuses (a PATCH without
+ * `status`): the subscription is then replaced, and what it missed is not caught up.
+ */
+async function reEnable(ctx: IHookFunctions, id: string, status: string): Promise<boolean> {
+	const path = `/webhooks/${encodeURIComponent(id)}`;
+	const answer = await apiRequestFull.call(ctx, { method: 'PATCH', path, body: { status: 'active' }, acceptStatuses: [400, 404, 422] });
+	if (answer.statusCode >= 400) return false;
+	ctx.logger.info(`Social Aggregator Trigger: subscription ${id} was ${status}; set active again`);
+	if (catchUpDays(options(ctx).catchUpDays) === 0) return true;
+	try {
+		await apiRequest.call(ctx, { method: 'POST', path: `${path}/test` });
+	} catch (error) {
+		ctx.logger.warn(
+			`Social Aggregator Trigger: the test delivery that starts the catch-up could not be requested: ${(error as Error).message}`,
+		);
+	}
+	return true;
+}
+
+/** The live subscription's id, for the catch-up that runs in an execution. */
+export function liveSubscriptionId(ctx: IExecuteFunctions): string | undefined {
+	const subscriptions = ctx.getWorkflowStaticData('node').subscriptions;
+	const live = isObject(subscriptions) ? (subscriptions as Stored).live : undefined;
+	return live?.id ? String(live.id) : undefined;
 }
 
 /** Subscribes this URL, keeping id and secret; others at this URL go first (no stored secret verifies them). */

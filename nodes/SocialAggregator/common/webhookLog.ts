@@ -13,7 +13,7 @@ import { webhookEventKinds } from '../../shared/loadOptions';
 import { retryPolicyFrom } from '../../shared/requestOptions';
 import { idValue, isObject } from '../../shared/utils';
 import { parameterText, type Prepare } from './checks';
-import { outputItems, route, type RouteSpec } from './routing';
+import { outputItems, route, type After, type RouteSpec } from './routing';
 
 // Webhook › Get Deliveries, Redeliver and Get Event Kinds: the parts of the webhook API the service names without
 // confirming their paths or shapes (docs/service.md#delivery-log, docs/service.md#event-kinds).
@@ -97,6 +97,22 @@ async function afterNotFound(
 }
 
 /** Redeliver's output: the service's answer, marked as redelivered. */
+/**
+ * Re-Enable's last step with Catch Up on: a test delivery, which a Social Aggregator Trigger at the subscription
+ * answers by catching up on what the subscription missed while it delivered nothing (docs/exactly-once.md#catch-up).
+ * The subscription is active again whatever this request meets, so its failure is told in the output, not thrown.
+ */
+export const requestCatchUp: After = async function (record, sendMore) {
+	if (this.getNodeParameter('catchUp', true) === false) return record;
+	const webhookId = parameterText.call(this, 'webhookId');
+	try {
+		await sendMore('POST', `/webhooks/${encodeURIComponent(webhookId)}/test`);
+		return { ...record, catchUpRequested: true };
+	} catch (error) {
+		return { ...record, catchUpRequested: false, catchUpError: (error as Error).message };
+	}
+};
+
 export async function markRedelivered(record: IDataObject): Promise<IDataObject> {
 	return { redelivered: true, ...record };
 }

@@ -5,7 +5,7 @@ import { DELIVERY_STATUSES } from '../../shared/deliveryLog';
 import { allowHttpOption } from '../../shared/webhookUrl';
 import { collection, listFields, notice, webhookLocator } from '../common/fields';
 import { route } from '../common/routing';
-import { deliveryLogRoute, eventKindsAnswer, markRedelivered, redeliveryPath } from '../common/webhookLog';
+import { deliveryLogRoute, eventKindsAnswer, markRedelivered, redeliveryPath, requestCatchUp } from '../common/webhookLog';
 
 const show = { resource: ['webhook'] };
 const webhookUrl = '=/webhooks/{{$parameter.webhookId}}';
@@ -119,6 +119,7 @@ export const webhookDescription: INodeProperties[] = [
 					body: { status: 'active' },
 					omit: noSecret,
 					verify: 'the webhook (Webhook › Get)',
+					after: requestCatchUp,
 				}),
 			},
 			{
@@ -221,6 +222,17 @@ export const webhookDescription: INodeProperties[] = [
 			routing: { send: { type: 'query', property: 'status' } },
 		},
 	]),
+
+	// Re-Enable
+	{
+		displayName: 'Catch Up',
+		name: 'catchUp',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to ask for a test delivery once the subscription is active again. A Social Aggregator Trigger that receives it catches up: the deliveries that failed are sent again, and the posts added while the subscription delivered nothing are emitted once each.',
+		displayOptions: { show: { ...show, operation: ['reEnable'] } },
+	},
 
 	// Redeliver
 	{

@@ -306,9 +306,17 @@ describe('webhook()', () => {
 		expect(result.workflowData?.[0][0].json).toMatchObject({ test: true, event_id: 'dlv_t' });
 	});
 
+	it('a test delivery to the live trigger, with test deliveries off, starts only the catch-up', async () => {
+		const { raw, headers } = signed(postCreated('a', { test: true }));
+		const { context } = webhookContext(raw, headers, { parameters: { options: { includeTestDeliveries: false } } });
+		const result = await node.webhook.call(context);
+		expect(result.workflowData).toEqual([[{ json: { socialAggregatorCatchUp: { id: 'a', occurred_at: expect.any(String) } } }]]);
+		expect(result.webhookResponse).toEqual({ received: true, id: 'a' });
+	});
+
 	it('ignores test deliveries when turned off, other feeds and unselected events, answering 200', async () => {
 		const cases: Array<[Delivery, IDataObject, string]> = [
-			[postCreated('a', { test: true }), { options: { includeTestDeliveries: false } }, 'test deliveries are turned off'],
+			[postCreated('a', { test: true }), { options: { includeTestDeliveries: false, catchUpDays: 0 } }, 'test deliveries are turned off'],
 			[postCreated('b'), { options: { feedIds: ['8', '9'] } }, 'feed 7 is not selected'],
 			[{ id: 'c', event: 'social_account.expired', data: {} }, {}, 'event social_account.expired is not selected'],
 		];

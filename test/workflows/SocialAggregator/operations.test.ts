@@ -547,10 +547,28 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 		test('Re-Enable sets a disabled subscription active again, without its secret', async () => {
 			const id = SEEDED.webhooks.acmeActive;
 			fake.control.webhooks.setStatus(id, 'disabled');
-			const run = await runNode(fake, { resource: 'webhook', operation: 'reEnable', webhookId: String(id) });
+			const run = await runNode(fake, { resource: 'webhook', operation: 'reEnable', webhookId: String(id), catchUp: false });
 			expect(run.requests.map(sent)).toEqual([{ method: 'PATCH', path: `/webhooks/${id}`, query: {}, body: { status: 'active' } }]);
 			expect(outputOf(run)).toEqual([expect.objectContaining({ id, status: 'active' })]);
 			expect(outputOf(run)[0]).not.toHaveProperty('secret');
+		});
+
+		test('Re-Enable with Catch Up (the default) then asks for the test delivery a trigger catches up on', async () => {
+			const id = SEEDED.webhooks.acmeActive;
+			fake.control.webhooks.setStatus(id, 'disabled');
+			const run = await runNode(fake, { resource: 'webhook', operation: 'reEnable', webhookId: String(id) });
+			expect(run.requests.map(sent)).toEqual([
+				{ method: 'PATCH', path: `/webhooks/${id}`, query: {}, body: { status: 'active' } },
+				{ method: 'POST', path: `/webhooks/${id}/test`, query: {}, body: undefined },
+			]);
+			expect(outputOf(run)).toEqual([expect.objectContaining({ id, status: 'active', catchUpRequested: true })]);
+			expect(fake.control.webhooks.deliveries({ webhookId: id }).map((d) => JSON.parse(d.body).data.test)).toEqual([true]);
+
+			// The subscription is active whatever the test request meets: its failure is told, not thrown.
+			fake.control.webhooks.setStatus(id, 'disabled');
+			fake.control.faults.add({ kind: 'error', method: 'POST', path: `/webhooks/${id}/test`, status: 422 });
+			const refused = await runNode(fake, { resource: 'webhook', operation: 'reEnable', webhookId: String(id) });
+			expect(outputOf(refused)).toEqual([expect.objectContaining({ id, status: 'active', catchUpRequested: false, catchUpError: expect.any(String) })]);
 		});
 
 		test('Send Test starts a delivery, for the first event or the one chosen', async () => {

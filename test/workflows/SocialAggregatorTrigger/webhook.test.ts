@@ -290,24 +290,45 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			expect(fake.control.requests.list({ method: 'DELETE' }).map((r) => [r.path, r.status])).toEqual([[`/webhooks/${second}`, 404]]);
 		});
 
-		test('a disabled subscription is replaced, and deliveries verify with the new secret', async () => {
+		test('a disabled subscription is set active again, keeping its id and secret, and asked for the catch-up test delivery', async () => {
 			const harness = trigger();
 			await harness.activate();
 			const old = storedId(harness);
 			const oldSecret = storedSecret(harness);
 			fake.control.webhooks.setStatus(old, 'disabled');
+			fake.control.requests.clear();
 
-			expect(await harness.activate()).toBe(true);
-			const renewed = storedId(harness);
-			expect(renewed).not.toBe(old);
-			expect(storedSecret(harness)).not.toBe(oldSecret);
-			expect((await api('GET', `/webhooks/${old}`)).status).toBe(404);
-			expect((await subscriptionsAt(receiver.url)).map((w) => w.id)).toEqual([renewed]);
+			// Found and set right: nothing to create.
+			expect(await harness.activate()).toBe(false);
+			expect(storedId(harness)).toBe(old);
+			expect(storedSecret(harness)).toBe(oldSecret);
+			expect(await subscriptionsAt(receiver.url)).toEqual([expect.objectContaining({ id: old, status: 'active' })]);
+			const writes = fake.control.requests.list().filter((r) => r.method !== 'GET');
+			expect(writes.map((r) => [r.method, r.path])).toEqual([
+				['PATCH', `/webhooks/${old}`],
+				['POST', `/webhooks/${old}/test`],
+			]);
+			await fake.control.webhooks.settle();
+			// The test delivery reached the trigger: webhook() hands it to the execution with the catch-up signal.
+			expect(receiver.received.map((r) => r.status)).toEqual([200]);
+			expect(receiver.items().at(-1)?.json).toEqual({ socialAggregatorCatchUp: { id: expect.any(String), occurred_at: expect.any(String) } });
+			receiver.clear();
 
 			fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
 			await fake.control.webhooks.settle();
 			expect(receiver.received.map((r) => r.status)).toEqual([200]);
 			expect(receiver.items()).toHaveLength(1);
+		});
+
+		test('with catch-up off, a disabled subscription is set active again and no test delivery is asked for', async () => {
+			const harness = trigger({ parameters: { options: { catchUpDays: 0 } } });
+			await harness.activate();
+			const old = storedId(harness);
+			fake.control.webhooks.setStatus(old, 'paused');
+			fake.control.requests.clear();
+			expect(await harness.activate()).toBe(false);
+			expect(storedId(harness)).toBe(old);
+			expect(fake.control.requests.list().filter((r) => r.method !== 'GET').map((r) => [r.method, r.path])).toEqual([['PATCH', `/webhooks/${old}`]]);
 		});
 
 		test('a subscription with other events is replaced', async () => {
@@ -365,6 +386,13 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 		test('an active workflow ignores test deliveries when they are turned off', async () => {
 			const harness = trigger({ parameters: { options: { includeTestDeliveries: false } } });
 			await harness.activate();
+			expect((await api('POST', `/webhooks/${storedId(harness)}/test`)).status).toBe(202);
+			await fake.control.webhooks.settle();
+			expect(receiver.received.map((r) => r.status)).toEqual([200]);
+			// No test item: only the catch-up signal, which execute() takes out; with catch-up off, nothing at all.
+			expect(receiver.items().map((i) => Object.keys(i.json))).toEqual([['socialAggregatorCatchUp']]);
+			harness.setParameters({ options: { allowHttp: true, includeTestDeliveries: false, catchUpDays: 0 } });
+			receiver.clear();
 			expect((await api('POST', `/webhooks/${storedId(harness)}/test`)).status).toBe(202);
 			await fake.control.webhooks.settle();
 			expect(receiver.received.map((r) => r.status)).toEqual([200]);

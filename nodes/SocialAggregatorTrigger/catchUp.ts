@@ -1,0 +1,214 @@
+import { sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { listAnswer } from '../shared/answerShapes';
+import { MAX_PER_PAGE } from '../shared/constants';
+import { collectPages } from '../shared/pages';
+import { apiRequestChecked, apiRequestFull } from '../shared/transport';
+import type { Delivery } from './delivery';
+
+// Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
+// again, a test delivery asks the trigger to look back. The deliveries that failed are redelivered by the service
+// (docs/service.md#delivery-log), and the posts added while none was made are read from the feeds and emitted as
+// post.created deliveries of their own, each with an ID the exactly-once records keep.
+
+/** How long after the kick a delivery made since the re-enable may come and still close the gap. */
+const REENABLED_WITHIN_MS = 60_000;
+
+/** Pages of the delivery log or of one feed that one catch-up reads at most. */
+const MAX_PAGES_READ = 50;
+
+/** How long the catch-up waits for the service to send the deliveries it redelivers, asked every POLL_MS. */
+const REDELIVERY_WAIT_MS = 30_000;
+const POLL_MS = 1_000;
+
+/** A delivery of the log as the catch-up reads it. */
+export interface LogEntry {
+	id: string;
+	at: number;
+	state: 'failed' | 'pending' | 'done';
+}
+
+/** What the log says must happen: deliveries to send again (oldest first), and the span no delivery covered. */
+export interface CatchUpPlan {
+	redeliver: string[];
+	/** Posts created strictly between these times (ms) were never delivered. */
+	gap?: { after: number; before: number };
+	/** The span cut what was looked at: deliveries and posts before this time are left alone. */
+	cutAt?: number;
+}
+
+/** The state of a log entry, from its `status` or, without one, the receiver's answer code. */
+function entryState(entry: IDataObject): LogEntry['state'] | undefined {
+	const status = typeof entry.status === 'string' ? entry.status.toLowerCase() : undefined;
+	if (status === 'failed' || status === 'failure' || status === 'error') return 'failed';
+	if (status === 'pending' || status === 'retrying' || status === 'queued') return 'pending';
+	if (status === 'succeeded' || status === 'success' || status === 'delivered') return 'done';
+	const code = Number(entry.response_status ?? entry.response_code ?? entry.status_code);
+	if (entry.response_status === null || !Number.isFinite(code)) return undefined;
+	return code >= 200 && code < 300 ? 'done' : 'failed';
+}
+
+/** The log's entries that carry an id, a time and a state, oldest first. */
+export function readLog(records: IDataObject[]): LogEntry[] {
+	const entries: LogEntry[] = [];
+	for (const record of records) {
+		const at = typeof record.created_at === 'string' ? Date.parse(record.created_at) : NaN;
+		const state = entryState(record);
+		if (record.id === undefined || record.id === null || Number.isNaN(at) || !state) continue;
+		entries.push({ id: String(record.id), at, state });
+	}
+	return entries.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * What to catch up, from the log and the kick (the test delivery that asked, made just after the re-enable).
+ * Every failed delivery in the span is sent again. Posts are read only when the subscription stopped on a failure:
+ * the gap runs from the newest failed delivery before the kick to the first delivery after it, which must be the
+ * kick or one made since the re-enable; otherwise every post had its delivery and nothing is read.
+ */
+export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number }, floor: number): CatchUpPlan {
+	const kickAt = entries.find((entry) => entry.id === kick.id)?.at ?? kick.at;
+	const before = entries.filter((entry) => entry.id !== kick.id && entry.at <= kickAt);
+	const inSpan = before.filter((entry) => entry.at >= floor);
+	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => entry.state === 'failed').map((entry) => entry.id) };
+	if (before.length > inSpan.length) plan.cutAt = floor;
+	const lastFailed = before.filter((entry) => entry.state === 'failed').pop();
+	if (!lastFailed) return plan;
+	const next = entries.find((entry) => entry.at > lastFailed.at && entry.id !== lastFailed.id);
+	const closedAt = next?.at ?? kickAt;
+	if (next && next.id !== kick.id && kickAt - next.at > REENABLED_WITHIN_MS) return plan;
+	if (closedAt < floor) return plan;
+	if (lastFailed.at < floor) plan.cutAt = floor;
+	plan.gap = { after: Math.max(lastFailed.at, floor), before: closedAt };
+	return plan;
+}
+
+/** A feed post's creation time in ms, or NaN. */
+function createdAt(post: IDataObject): number {
+	return typeof post.created_at === 'string' ? Date.parse(post.created_at) : NaN;
+}
+
+/** A post of the gap as a delivery of its own, with an ID that stays the same however often the gap is read. */
+export function caughtUpDelivery(feed: IDataObject, post: IDataObject): Delivery {
+	return {
+		id: `catch-up:${String(feed.id)}:${String(post.id)}`,
+		event: 'post.created',
+		occurred_at: typeof post.created_at === 'string' ? post.created_at : undefined,
+		data: { feed, posts: [post], caught_up: true },
+	};
+}
+
+export interface CatchUpRequest {
+	subscriptionId: string;
+	kick: { id: string; at: number };
+	spanDays: number;
+	/** The feeds the trigger lets through; empty: every feed of the account. */
+	feedIds: string[];
+	now?: number;
+}
+
+export interface CatchUpResult {
+	/** The gap's posts as deliveries, oldest first. */
+	deliveries: Delivery[];
+	redelivered: number;
+	/** What the user should know: a log the service does not keep, a span that cut the gap. */
+	notes: string[];
+}
+
+/** All records of a paged list, read page by page until `enough` says so, at most MAX_PAGES_READ pages. */
+async function readPages(
+	ctx: IExecuteFunctions,
+	path: string,
+	enough: (page: IDataObject[]) => boolean,
+): Promise<{ records: IDataObject[]; complete: boolean; missing?: boolean }> {
+	const records: IDataObject[] = [];
+	for (let page = 1; page <= MAX_PAGES_READ; page++) {
+		const request = { method: 'GET' as const, path, qs: { page, per_page: MAX_PER_PAGE }, acceptStatuses: [404] };
+		const answer = await apiRequestChecked(ctx, request, (body, at) => (at.statusCode === 404 ? undefined : listAnswer(body, { ...at, page })));
+		if (!answer) return { records, complete: false, missing: true };
+		const { data, meta } = answer;
+		records.push(...data);
+		const last = typeof meta?.total_pages === 'number' ? page >= meta.total_pages : data.length < MAX_PER_PAGE;
+		if (last || data.length === 0 || enough(data)) return { records, complete: true };
+	}
+	return { records, complete: false };
+}
+
+function logPath(subscriptionId: string): string {
+	return `/webhooks/${encodeURIComponent(subscriptionId)}/deliveries`;
+}
+
+/** Asks the service to send each delivery again, oldest first; one it cannot is noted and skipped. */
+async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], notes: string[]): Promise<string[]> {
+	const sent: string[] = [];
+	for (const id of ids) {
+		const path = `${logPath(subscriptionId)}/${encodeURIComponent(id)}/redeliver`;
+		const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
+		if (answer.statusCode >= 400) notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
+		else sent.push(id);
+	}
+	return sent;
+}
+
+/** Waits, within REDELIVERY_WAIT_MS, until the log shows none of `ids` still waiting to be sent. */
+async function awaitRedeliveries(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], floor: number): Promise<void> {
+	const waiting = new Set(ids);
+	for (let waited = 0; waiting.size > 0 && waited < REDELIVERY_WAIT_MS; waited += POLL_MS) {
+		await sleep(POLL_MS);
+		const { records } = await readPages(ctx, logPath(subscriptionId), (page) => page.every((r) => Date.parse(String(r.created_at)) < floor));
+		const pending = new Set(readLog(records).filter((entry) => entry.state === 'pending').map((entry) => entry.id));
+		for (const id of [...waiting]) if (!pending.has(id)) waiting.delete(id);
+	}
+}
+
+/** The feeds to read: those chosen, or every feed of the account. */
+async function feedsToRead(ctx: IExecuteFunctions, feedIds: string[]): Promise<IDataObject[]> {
+	if (feedIds.length > 0) return feedIds.map((id) => ({ id: /^\d+$/.test(id) ? Number(id) : id }));
+	const fetchPage = async (page: number, perPage: number) =>
+		await apiRequestChecked(ctx, { method: 'GET', path: '/feeds', qs: { page, per_page: perPage } }, listAnswer);
+	const feeds = await collectPages<IDataObject>({ returnAll: true, fetchPage, key: (feed) => String(feed.id) });
+	return feeds.map((feed) => ({ id: feed.id, ...(feed.name !== undefined ? { name: feed.name } : {}) }));
+}
+
+/** The posts of one feed created in the gap, read newest first until a page reaches its start. */
+async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNullable<CatchUpPlan['gap']>, notes: string[]): Promise<IDataObject[]> {
+	const path = `/feeds/${encodeURIComponent(String(feed.id))}/posts`;
+	const { records, complete } = await readPages(ctx, path, (page) => page.some((post) => createdAt(post) <= gap.after));
+	if (!complete) notes.push(`feed ${String(feed.id)}: more than ${MAX_PAGES_READ} pages of posts; the oldest posts of the gap were not read`);
+	return records.filter((post) => createdAt(post) > gap.after && createdAt(post) < gap.before);
+}
+
+/**
+ * Redelivers the failed deliveries of the log and reads the gap's posts from the feeds. A service that keeps no
+ * delivery log (404) gives nothing to go on: noted, nothing read.
+ */
+export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): Promise<CatchUpResult> {
+	const now = request.now ?? Date.now();
+	const floor = now - request.spanDays * 86_400_000;
+	const notes: string[] = [];
+	const log = await readPages(ctx, logPath(request.subscriptionId), (page) =>
+		page.every((record) => Date.parse(String(record.created_at)) < floor),
+	);
+	if (log.missing) {
+		notes.push('the service keeps no delivery log (404), so the gap could not be found: nothing was caught up');
+		return { deliveries: [], redelivered: 0, notes };
+	}
+	const plan = planCatchUp(readLog(log.records), request.kick, floor);
+	if (plan.cutAt !== undefined) {
+		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
+	}
+	const sent = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
+	// The redelivered posts are older than the gap's: they are acted on first.
+	if (sent.length > 0) await awaitRedeliveries(ctx, request.subscriptionId, sent, floor);
+	const deliveries: Array<{ at: number; postId: number; delivery: Delivery }> = [];
+	if (plan.gap) {
+		for (const feed of await feedsToRead(ctx, request.feedIds)) {
+			for (const post of await gapPostsOf(ctx, feed, plan.gap, notes)) {
+				deliveries.push({ at: createdAt(post), postId: Number(post.id), delivery: caughtUpDelivery(feed, post) });
+			}
+		}
+	}
+	deliveries.sort((a, b) => a.at - b.at || a.postId - b.postId);
+	return { deliveries: deliveries.map((d) => d.delivery), redelivered: sent.length, notes };
+}

@@ -1,0 +1,189 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { catchUp, caughtUpDelivery, planCatchUp, readLog, type LogEntry } from '../../../nodes/SocialAggregatorTrigger/catchUp';
+import { hookContext, type WebhookApiStub } from '../support/triggerStub';
+
+const T0 = Date.parse('2026-01-10T12:00:00.000Z');
+const at = (seconds: number) => T0 + seconds * 1000;
+const iso = (seconds: number) => new Date(at(seconds)).toISOString();
+const entry = (id: string, seconds: number, state: LogEntry['state']): LogEntry => ({ id, at: at(seconds), state });
+const FLOOR = at(-86_400);
+
+describe('readLog', () => {
+	it('reads the fake\'s status words and, without a status, the receiver\'s answer code; oldest first', () => {
+		const entries = readLog([
+			{ id: 'c', status: 'succeeded', created_at: iso(30) },
+			{ id: 'a', status: 'failed', created_at: iso(10) },
+			{ id: 'b', response_status: 503, created_at: iso(20) },
+			{ id: 'd', response_code: 200, created_at: iso(40) },
+			{ id: 'e', status: 'pending', created_at: iso(50) },
+		]);
+		expect(entries).toEqual([entry('a', 10, 'failed'), entry('b', 20, 'failed'), entry('c', 30, 'done'), entry('d', 40, 'done'), entry('e', 50, 'pending')]);
+	});
+
+	it('skips entries it cannot place: no id, no time, no state (never attempted)', () => {
+		expect(
+			readLog([
+				{ status: 'failed', created_at: iso(1) },
+				{ id: 'x', status: 'failed', created_at: 'yesterday' },
+				{ id: 'y', response_status: null, created_at: iso(2) },
+				{ id: 7, status: 'FAILED', created_at: iso(3) },
+			]),
+		).toEqual([entry('7', 3, 'failed')]);
+	});
+});
+
+describe('planCatchUp', () => {
+	const kick = { id: 'kick', at: at(1000) };
+
+	it('a subscription that stopped on failures: every failed delivery sent again, the posts up to the kick read', () => {
+		const log = [entry('ok1', 0, 'done'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('kick', 999, 'pending')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1', 'f2'], gap: { after: at(20), before: at(999) } });
+	});
+
+	it('the kick not yet in the log: the gap closes at the kick\'s own time', () => {
+		const log = [entry('f1', 10, 'failed')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(1000) } });
+	});
+
+	it('a delivery made since the re-enable, before the kick, closes the gap', () => {
+		const log = [entry('f1', 10, 'failed'), entry('new', 990, 'done'), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(990) } });
+	});
+
+	it('a failure long before, followed by deliveries that went through: redelivered, no posts read', () => {
+		const log = [entry('f1', 10, 'failed'), entry('ok', 20, 'done'), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'] });
+	});
+
+	it('nothing failed (a Send Test on a healthy subscription): nothing to do', () => {
+		expect(planCatchUp([entry('ok', 10, 'done'), entry('kick', 1000, 'pending')], kick, FLOOR)).toEqual({ redeliver: [] });
+	});
+
+	it('the span cuts a longer gap: failed deliveries before it stay, the posts are read from its start', () => {
+		const floor = at(15);
+		const log = [entry('f0', 5, 'failed'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(log, kick, floor)).toEqual({ redeliver: ['f2'], cutAt: floor, gap: { after: at(20), before: at(1000) } });
+		const allBefore = [entry('f1', 10, 'failed'), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(allBefore, kick, floor)).toEqual({ redeliver: [], cutAt: floor, gap: { after: floor, before: at(1000) } });
+	});
+
+	it('pending deliveries (the service still retries them) are left to the service', () => {
+		const log = [entry('p', 10, 'pending'), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: [] });
+	});
+});
+
+describe('caughtUpDelivery', () => {
+	it('one post.created delivery per post, its ID the same whenever the gap is read', () => {
+		const post = { id: 41, created_at: iso(5), message: 'hi' };
+		const first = caughtUpDelivery({ id: 3, name: 'News' }, post);
+		expect(first).toEqual({
+			id: 'catch-up:3:41',
+			event: 'post.created',
+			occurred_at: iso(5),
+			data: { feed: { id: 3, name: 'News' }, posts: [post], caught_up: true },
+		});
+		expect(caughtUpDelivery({ id: 3 }, post).id).toBe(first.id);
+	});
+});
+
+/** A service with a delivery log (or none: `log` undefined answers 404) and two feeds' posts, newest first. */
+class CatchUpService {
+	requests: string[] = [];
+
+	constructor(
+		public log: IDataObject[] | undefined,
+		public posts: Record<string, IDataObject[]>,
+	) {}
+
+	async handle(options: IHttpRequestOptions): Promise<{ statusCode: number; headers: IDataObject; body: unknown }> {
+		const url = new URL(String(options.url));
+		const path = url.pathname.replace(/^\/v1/, '');
+		const method = String(options.method ?? 'GET');
+		this.requests.push(`${method} ${path}`);
+		const qs = (options.qs ?? {}) as IDataObject;
+		const page = Number(qs.page ?? 1);
+		const perPage = Number(qs.per_page ?? 20);
+		const paged = (list: IDataObject[]) => ({
+			statusCode: 200,
+			headers: {},
+			body: { data: list.slice((page - 1) * perPage, page * perPage), meta: { page, per_page: perPage, total_count: list.length, total_pages: Math.max(1, Math.ceil(list.length / perPage)) } },
+		});
+		const redeliver = /^\/webhooks\/1\/deliveries\/([^/]+)\/redeliver$/.exec(path);
+		if (redeliver && method === 'POST' && this.log) {
+			const entry = this.log.find((e) => e.id === decodeURIComponent(redeliver[1]));
+			if (entry) entry.status = 'succeeded';
+			return { statusCode: entry ? 202 : 404, headers: {}, body: entry ? { data: { delivery_id: entry.id } } : { error: { code: 'not_found', message: 'Not found' } } };
+		}
+		if (path === '/webhooks/1/deliveries') {
+			if (!this.log) return { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: 'Not found' } } };
+			return paged([...this.log].reverse());
+		}
+		if (path === '/feeds') return paged(Object.keys(this.posts).map((id) => ({ id: Number(id), name: `Feed ${id}` })));
+		const feed = /^\/feeds\/(\d+)\/posts$/.exec(path);
+		if (feed) return paged(this.posts[feed[1]] ?? []);
+		return { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: `no route ${path}` } } };
+	}
+}
+
+/** Posts `from`..`to` of a feed, one a second from second `from`, newest first as the service lists them. */
+function feedPosts(feed: number, from: number, to: number): IDataObject[] {
+	const posts: IDataObject[] = [];
+	for (let n = from; n <= to; n++) posts.push({ id: feed * 1000 + n, created_at: iso(n), message: `post ${n}` });
+	return posts.reverse();
+}
+
+describe('catchUp against a service', () => {
+	const kick = { id: 'kick', at: at(300) };
+	const now = at(400);
+	const log = () => [
+		{ id: 'ok', status: 'succeeded', created_at: iso(5) },
+		{ id: 'f1', status: 'failed', created_at: iso(10) },
+		{ id: 'f2', status: 'failed', created_at: iso(20) },
+		{ id: 'kick', status: 'pending', created_at: iso(300) },
+	];
+
+	it('with a delivery log: the failed deliveries sent again, then the posts after the last failure, oldest first, over pages', async () => {
+		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 250), '2': feedPosts(2, 15, 40) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [], now });
+		expect(result.redelivered).toBe(2);
+		expect(service.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /webhooks/1/deliveries/f1/redeliver', 'POST /webhooks/1/deliveries/f2/redeliver']);
+		const ids = result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id);
+		// Strictly after second 20 and before second 300: feed 1 posts 21..250, feed 2 posts 21..40, by time.
+		expect(ids).toHaveLength(230 + 20);
+		expect(ids.filter((id) => Number(id) < 2000)).toEqual(Array.from({ length: 230 }, (_, i) => 1021 + i));
+		expect(ids.filter((id) => Number(id) >= 2000)).toEqual(Array.from({ length: 20 }, (_, i) => 2021 + i));
+		expect(result.deliveries.map((d) => d.occurred_at)).toEqual([...result.deliveries.map((d) => d.occurred_at)].sort());
+		// Feed 1 read over three pages, stopping at the page that reaches the gap's start; feed 2 in one.
+		expect(service.requests.filter((r) => r.startsWith('GET /feeds/1/posts'))).toHaveLength(3);
+		expect(result.notes).toEqual([]);
+	});
+
+	it('only the chosen feeds are read', async () => {
+		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30), '2': feedPosts(2, 1, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: ['2'], now });
+		expect(new Set(result.deliveries.map((d) => (d.data?.feed as IDataObject).id))).toEqual(new Set([2]));
+		expect(service.requests).not.toContain('GET /feeds');
+	});
+
+	it('a service that keeps no delivery log (404): nothing sent again, nothing read, and a note says why', async () => {
+		const service = new CatchUpService(undefined, { '1': feedPosts(1, 1, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [], now });
+		expect(result).toEqual({ deliveries: [], redelivered: 0, notes: [expect.stringContaining('keeps no delivery log')] });
+		expect(service.requests).toEqual(['GET /webhooks/1/deliveries']);
+	});
+
+	it('a gap longer than the span is read from the span\'s start, and a note says so', async () => {
+		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 60) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const spanDays = 1 / 86_400 * 365; // 365 seconds before `now`: second 35
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays, feedIds: ['1'], now });
+		expect(result.redelivered).toBe(0);
+		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 25 }, (_, i) => 1036 + i));
+		expect(result.notes).toEqual([expect.stringContaining('before the catch-up span')]);
+	});
+});
