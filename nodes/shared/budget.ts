@@ -212,11 +212,6 @@ export function ledgerFor(baseUrl: string, apiKey: string, limits: KeyLimits): B
 	return ledger;
 }
 
-/** Forgets every key's spending (tests that start a new "hour"). */
-export function forgetBudgets(): void {
-	ledgers.clear();
-}
-
 /** A number of milliseconds as the user reads it: "45 s", "12 min". */
 export function duration(ms: number): string {
 	const seconds = Math.max(0, Math.ceil(ms / 1000));

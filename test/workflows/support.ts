@@ -8,7 +8,6 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeParameters } from 'n8n-workflow';
 
 import { start, type FakeService, type RequestLogEntry, type StartOptions } from '../fake-service';
-import { forgetBudgets } from '../../nodes/shared/budget';
 import { retryTiming } from '../../nodes/shared/retry';
 import {
 	buildWorkflow,
@@ -31,23 +30,24 @@ import {
 export const FAKE_OPTIONS: StartOptions = { port: 0, limits: { enabled: false }, allowHttpWebhooks: true };
 
 /**
- * One fake service for a test file: started before its tests, reset before each
- * of them, closed after them. The object returned is filled in when the fake
- * has started, so use it inside tests and hooks only.
+ * A fake service for each test of a file, at an address of its own: started before the test, closed when the next
+ * one starts (and after the last). What the nodes count of a key's budget is kept per Base URL and key for the life of the process,
+ * so a new address gives each test a new rate-limit window in the nodes' count as at the service. The object returned
+ * is filled in when the test's fake has started, so use it inside tests and hooks only.
  */
 export function useFakeService(options: StartOptions = FAKE_OPTIONS): FakeService {
 	const fake = {} as FakeService;
-	beforeAll(async () => {
-		Object.assign(fake, await start(options));
+	let running: FakeService | undefined;
+	const stop = async () => {
+		await running?.close();
+		running = undefined;
+	};
+	beforeEach(async () => {
+		await stop();
+		running = await start(options);
+		Object.assign(fake, running);
 	});
-	afterAll(async () => {
-		await fake.close();
-	});
-	beforeEach(() => {
-		// A new rate-limit window at the service, and so a new one in what the nodes have counted.
-		fake.control.reset();
-		forgetBudgets();
-	});
+	afterAll(stop);
 	return fake;
 }
 

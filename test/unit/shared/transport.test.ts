@@ -1,4 +1,3 @@
-import { forgetBudgets } from '../../../nodes/shared/budget';
 import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
 import { apiRequest, apiRequestFull } from '../../../nodes/shared/transport';
 import { scriptedContext, type Answer } from '../support/context';
@@ -10,6 +9,13 @@ const tooMany = (retryAfter?: string): Answer => ({
 	headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
 	body: { error: { code: 'rate_limit_exceeded', message: 'Rate limit exceeded', details: {} } },
 });
+/**
+ * Each test its own key: what this process counted of a key's budget (per Base URL and key) lasts as long as the
+ * process, and a test starts with all of it.
+ */
+let testKey = '';
+let tests = 0;
+const scripted = (answers: Answer[], apiKey = testKey) => scriptedContext(answers, apiKey);
 const serverError = { statusCode: 500, body: { error: { code: 'internal', message: 'Boom' } } };
 
 describe('transport', () => {
@@ -26,7 +32,7 @@ describe('transport', () => {
 		retryTiming.random = () => 0.5;
 		// The clock stands still: a wait until a told reset is exact.
 		retryTiming.now = () => 1_000_000;
-		forgetBudgets();
+		testKey = `sag_live_transporttest${String(++tests).padStart(4, '0')}`;
 	});
 	afterEach(() => {
 		retryTiming.sleep = realSleep;
@@ -35,7 +41,7 @@ describe('transport', () => {
 	});
 
 	it('joins the base URL and path, tolerating slashes, and sends JSON with the credential', async () => {
-		const { context, requests } = scriptedContext([ok({ data: { id: 1 } })]);
+		const { context, requests } = scripted([ok({ data: { id: 1 } })]);
 		const body = await apiRequest.call(context, { method: 'GET', path: '/feeds/1', qs: { include: 'sources' } });
 		expect(body).toEqual({ data: { id: 1 } });
 		expect(requests[0].url).toBe('http://127.0.0.1:9/v1/feeds/1');
@@ -45,18 +51,18 @@ describe('transport', () => {
 	});
 
 	it('keeps absolute URLs the service handed out, and joins a path without its slash', async () => {
-		const { context, requests } = scriptedContext([ok({ data: {} }), ok({ data: {} })]);
+		const { context, requests } = scripted([ok({ data: {} }), ok({ data: {} })]);
 		await apiRequest.call(context, { method: 'GET', path: 'http://b/v1/authorize/x' });
 		await apiRequest.call(context, { method: 'GET', path: 'feeds' });
 		expect(requests.map((request) => request.url)).toEqual(['http://b/v1/authorize/x', 'http://127.0.0.1:9/v1/feeds']);
-		const doubled = scriptedContext([ok({ data: {} })]);
+		const doubled = scripted([ok({ data: {} })]);
 		Object.assign(doubled.context, { getCredentials: async () => ({ apiKey: doubled.apiKey, baseUrl: 'http://127.0.0.1:9/v1//' }) });
 		await apiRequest.call(doubled.context, { method: 'GET', path: 'feeds' });
 		expect(doubled.requests[0].url).toBe('http://127.0.0.1:9/v1/feeds');
 	});
 
 	it('waits Retry-After: 3 once and then succeeds', async () => {
-		const { context, requests } = scriptedContext([tooMany('3'), ok({ data: [] })]);
+		const { context, requests } = scripted([tooMany('3'), ok({ data: [] })]);
 		const body = await apiRequest.call(context, { method: 'GET', path: '/feeds' });
 		expect(body).toEqual({ data: [] });
 		expect(waits).toEqual([3000]);
@@ -64,7 +70,7 @@ describe('transport', () => {
 	});
 
 	it('retries a 429 on a POST too: the service did not act', async () => {
-		const { context, requests } = scriptedContext([tooMany('1'), { statusCode: 201, body: { data: { id: 9 } } }]);
+		const { context, requests } = scripted([tooMany('1'), { statusCode: 201, body: { data: { id: 9 } } }]);
 		const response = await apiRequestFull.call(context, { method: 'POST', path: '/feeds', body: { name: 'x' } });
 		expect(response.statusCode).toBe(201);
 		expect(requests).toHaveLength(2);
@@ -72,14 +78,14 @@ describe('transport', () => {
 
 	it('backs off with growing, bounded waits after transient failures', async () => {
 		const answers = Array.from({ length: 6 }, () => ({ statusCode: 503, body: { error: { code: 'x', message: 'Busy' } } }));
-		const { context } = scriptedContext(answers);
+		const { context } = scripted(answers);
 		const retry = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 4000, maxTotalWaitMs: 60_000 };
 		await expect(apiRequest.call(context, { method: 'GET', path: '/feeds', retry })).rejects.toThrow();
 		expect(waits).toEqual([750, 1500, 3000, 3000, 3000]);
 	});
 
 	it('waits out the documented window (a minute) after a 429 without Retry-After, instead of probing every second', async () => {
-		const { context, requests } = scriptedContext([tooMany(), tooMany(), ok({ data: [] })]);
+		const { context, requests } = scripted([tooMany(), tooMany(), ok({ data: [] })]);
 		const body = await apiRequest.call(context, { method: 'GET', path: '/feeds' });
 		expect(body).toEqual({ data: [] });
 		expect(waits).toEqual([60_000, 60_000]);
@@ -87,7 +93,7 @@ describe('transport', () => {
 	});
 
 	it('gives up on a 429 without Retry-After once the next window would pass the longest wait, saying how to wait longer', async () => {
-		const { context, requests } = scriptedContext([tooMany(), tooMany(), tooMany()]);
+		const { context, requests } = scripted([tooMany(), tooMany(), tooMany()]);
 		const error = await apiRequest
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxTotalWaitMs: 90_000 } })
 			.catch((e: Error) => e);
@@ -99,7 +105,7 @@ describe('transport', () => {
 
 	it('waits until X-RateLimit-Reset (and a little) after a 429 without Retry-After, not the minute', async () => {
 		const reset = (headers: Record<string, string>): Answer => ({ ...tooMany(), headers });
-		const { context, requests } = scriptedContext([
+		const { context, requests } = scripted([
 			reset({ 'x-ratelimit-reset': '5' }),
 			reset({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '5' }),
 			ok({ data: [] }),
@@ -111,7 +117,7 @@ describe('transport', () => {
 
 	it('a burst 429 (the window still has requests left) waits the burst minute of the window the service tells', async () => {
 		const told = (remaining: number, reset: number) => ({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset) });
-		const { context } = scriptedContext([
+		const { context } = scripted([
 			{ ...ok({ data: [] }), headers: told(29, 12) },
 			{ ...tooMany(), headers: told(20, 11) },
 			ok({ data: [] }),
@@ -123,7 +129,7 @@ describe('transport', () => {
 	});
 
 	it('says the service kept answering 429 when the budget runs out', async () => {
-		const { context } = scriptedContext(Array.from({ length: 3 }, () => tooMany('2')));
+		const { context } = scripted(Array.from({ length: 3 }, () => tooMany('2')));
 		const error = await apiRequest
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 3 } })
 			.catch((e: Error) => e);
@@ -133,7 +139,7 @@ describe('transport', () => {
 	});
 
 	it('stops early when Retry-After is longer than the wait budget allows', async () => {
-		const { context, requests } = scriptedContext([tooMany('600')]);
+		const { context, requests } = scripted([tooMany('600')]);
 		const error = await apiRequest
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxTotalWaitMs: 10_000 } })
 			.catch((e: Error) => e);
@@ -143,7 +149,7 @@ describe('transport', () => {
 	});
 
 	it('does not retry a POST on a 500', async () => {
-		const { context, requests } = scriptedContext([serverError, ok({})]);
+		const { context, requests } = scripted([serverError, ok({})]);
 		await expect(apiRequest.call(context, { method: 'POST', path: '/feeds', body: { name: 'x' } })).rejects.toThrow('Boom');
 		expect(requests).toHaveLength(1);
 		expect(waits).toEqual([]);
@@ -151,13 +157,13 @@ describe('transport', () => {
 
 	it('retries a GET on a 500 and a reset connection', async () => {
 		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-		const { context, requests } = scriptedContext([serverError, { throws: reset }, ok({ data: 1 })]);
+		const { context, requests } = scripted([serverError, { throws: reset }, ok({ data: 1 })]);
 		expect(await apiRequest.call(context, { method: 'GET', path: '/account' })).toEqual({ data: 1 });
 		expect(requests).toHaveLength(3);
 	});
 
 	it('retries a GET whose body is not JSON, and reports it when it stays so', async () => {
-		const { context } = scriptedContext([ok('{"data": [1, 2'), ok('{"data": [1, 2')]);
+		const { context } = scripted([ok('{"data": [1, 2'), ok('{"data": [1, 2')]);
 		const error = await apiRequest
 			.call(context, { method: 'GET', path: '/feeds', retry: { maxAttempts: 2 } })
 			.catch((e: Error) => e);
@@ -165,7 +171,7 @@ describe('transport', () => {
 	});
 
 	it('accepts statuses the caller names as answers', async () => {
-		const { context } = scriptedContext([{ statusCode: 410, body: { error: { code: 'authorization_gone', message: 'Gone' } } }]);
+		const { context } = scripted([{ statusCode: 410, body: { error: { code: 'authorization_gone', message: 'Gone' } } }]);
 		const response = await apiRequestFull.call(context, {
 			method: 'GET',
 			path: 'http://127.0.0.1:9/v1/authorize/abc',
@@ -179,7 +185,7 @@ describe('transport', () => {
 	it('fails at once, without the key, when the request cannot be sent at all', async () => {
 		const apiKey = 'sag_live_invalidurl987654';
 		const cause = Object.assign(new TypeError(`Invalid URL: http://x/?k=${apiKey}`), { code: 'ERR_INVALID_URL' });
-		const { context, requests } = scriptedContext([{ throws: cause }, ok({})], apiKey);
+		const { context, requests } = scripted([{ throws: cause }, ok({})], apiKey);
 		const error = await apiRequest.call(context, { method: 'GET', path: '/account' }).catch((e: Error) => e);
 		expect((error as Error).message).toContain('Invalid URL');
 		expect((error as Error).message).not.toContain(apiKey);
@@ -190,7 +196,7 @@ describe('transport', () => {
 		const redirect = (location: string, statusCode = 302): Answer => ({ statusCode, headers: { location }, body: '' });
 
 		it('asks n8n not to follow one, nor to send the key across origins', async () => {
-			const { context, requests } = scriptedContext([ok({ data: {} }), ok({ data: {} })]);
+			const { context, requests } = scripted([ok({ data: {} }), ok({ data: {} })]);
 			await apiRequest.call(context, { method: 'GET', path: '/account' });
 			await apiRequest.call(context, { method: 'POST', path: '/authorize', authenticated: false, baseUrl: 'http://127.0.0.1:9/v1', body: {} });
 			for (const request of requests) {
@@ -199,7 +205,7 @@ describe('transport', () => {
 		});
 
 		it('a 3xx is an error after one attempt, naming where it leads (without its query) and what the Base URL must be', async () => {
-			const { context, requests, apiKey } = scriptedContext([redirect(`http://127.0.0.1:8500/v1/feeds?token=abc&key=x`), ok({})]);
+			const { context, requests, apiKey } = scripted([redirect(`http://127.0.0.1:8500/v1/feeds?token=abc&key=x`), ok({})]);
 			const error = (await apiRequest.call(context, { method: 'GET', path: '/feeds' }).catch((e: Error) => e)) as Error & { description?: string };
 			expect(requests).toHaveLength(1);
 			expect(waits).toEqual([]);
@@ -213,21 +219,21 @@ describe('transport', () => {
 		});
 
 		it('a relative Location is read against the request; one that holds the key or is no address is not repeated', async () => {
-			const { context, apiKey } = scriptedContext([redirect('../login?next=/v1', 301)]);
+			const { context, apiKey } = scripted([redirect('../login?next=/v1', 301)]);
 			const error = (await apiRequest.call(context, { method: 'POST', path: '/feeds', body: {} }).catch((e: Error) => e)) as Error;
 			expect(error.message).toContain('(HTTP 301 to http://127.0.0.1:9/login)');
-			const leaking = scriptedContext([redirect('http://evil.example/sag_live_secretkey1234567890')]);
+			const leaking = scripted([redirect(`http://evil.example/${apiKey}`)]);
 			const leaked = (await apiRequest.call(leaking.context, { method: 'GET', path: '/account' }).catch((e: Error) => e)) as Error;
 			expect(leaked.message).toContain('to http://evil.example/[redacted]');
 			expect(JSON.stringify(leaked)).not.toContain(apiKey);
-			const nowhere = scriptedContext([{ statusCode: 307, headers: {}, body: '' }]);
+			const nowhere = scripted([{ statusCode: 307, headers: {}, body: '' }]);
 			const none = (await apiRequest.call(nowhere.context, { method: 'GET', path: '/account' }).catch((e: Error) => e)) as Error;
 			expect(none.message).toContain('(HTTP 307 without a valid Location)');
 		});
 
 		it('where a redirect leads is named without user, password, query and fragment', async () => {
 			const named = async (location: string) => {
-				const { context } = scriptedContext([redirect(location)]);
+				const { context } = scripted([redirect(location)]);
 				return ((await apiRequest.call(context, { method: 'GET', path: '/feeds' }).catch((e: Error) => e)) as Error).message;
 			};
 			expect(await named('https://user:pw@host.example:8443/a/b?x=1#f')).toContain('(HTTP 302 to https://host.example:8443/a/b)');
@@ -245,7 +251,7 @@ describe('transport', () => {
 		};
 
 		it('not from a 401', async () => {
-			const { context, apiKey } = scriptedContext([
+			const { context, apiKey } = scripted([
 				{ statusCode: 401, body: { error: { code: 'unauthorized', message: 'Invalid API key' } } },
 			]);
 			const error = await apiRequest.call(context, { method: 'GET', path: '/account' }).catch((e: Error) => e);
@@ -259,7 +265,7 @@ describe('transport', () => {
 				code: 'ECONNREFUSED',
 				config: { headers: { Authorization: `Bearer ${apiKey}` } },
 			});
-			const { context } = scriptedContext(
+			const { context } = scripted(
 				Array.from({ length: 2 }, () => ({ throws: cause })),
 				apiKey,
 			);

@@ -16,7 +16,6 @@ import { BinaryDataService } from 'n8n-core';
 import type { RecordedError } from '../harness';
 import { recordSleeps, useFakeService } from '../support';
 import { runNode as runDataNode } from '../SocialAggregatorData/helpers';
-import { forgetBudgets } from '../../../nodes/shared/budget';
 import { feed, NODE, runNode } from './helpers';
 
 const fake = useFakeService();
@@ -94,9 +93,9 @@ test(`a generated page of a Return All (${RUNS} runs, seed ${SEED})`, async () =
 				const body = generated;
 				fake.control.answers.clear();
 				fake.control.answers.add({ path: `/feeds/${wall}/posts`, query: { page: String(page) }, body });
-				// A thousand runs in one test would spend the key's hour as the node counts it; the fake here has no limit.
-				forgetBudgets();
-				const run = await runNode(fake, { resource: 'post', operation: 'getAll', feedId: feed(wall), returnAll: true, simplify: false });
+				// A thousand runs in one test would spend the key's hour as the node counts it; the fake here has no limit, and
+				// the credential says so (Requests per Hour 0: nothing is planned).
+				const run = await runNode(fake, { resource: 'post', operation: 'getAll', feedId: feed(wall), returnAll: true, simplify: false }, { credential: { requestsPerHour: 0 } });
 				if (run.error) await settle();
 				const mine = run.requests.filter((r) => r.path === `/feeds/${wall}/posts`);
 				const requested = [...new Set(mine.map((r) => Number(r.query.page)))];

@@ -5,19 +5,17 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { getConnectionProviders, getFeeds, getSocialAccounts } from '../../../../nodes/SocialAggregator/common/loadOptions';
-import { forgetBudgets } from '../../../../nodes/shared/budget';
 import { scriptedContext, type Answer } from '../../support/context';
 
 const ok = (body: unknown): Answer => ({ statusCode: 200, body });
 
+let contexts = 0;
+
+/** A dropdown's context with its own key: what this process counted of a key's budget is never another test's. */
 function loadOptionsContext(answers: Answer[]) {
-	const { context, requests } = scriptedContext(answers);
+	const { context, requests } = scriptedContext(answers, `sag_live_loadoptionstest${String(++contexts).padStart(4, '0')}`);
 	return { context: context as unknown as ILoadOptionsFunctions, requests };
 }
-
-afterEach(() => {
-	forgetBudgets();
-});
 
 const needs = (provider: string, description = 'Connect an account') => ({ requires_connection: { provider, description } });
 
