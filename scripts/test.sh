@@ -15,6 +15,9 @@ npm run lint
 step "no import circles in nodes/ and credentials/ (madge)"
 npm run check:circles
 
+step "no export without a production importer (knip --production)"
+npm run check:exports
+
 step "package: npm pack, its files, n8n's security scanner on the source and the tarball"
 npm run check:package
 
