@@ -5,6 +5,7 @@ import { listAnswer } from '../shared/answerShapes';
 import { MAX_PER_PAGE } from '../shared/constants';
 import { collectPages } from '../shared/pages';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
+import { caughtUpDelivery, createdAt, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
 import type { Delivery } from './delivery';
 
 // Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
@@ -12,92 +13,12 @@ import type { Delivery } from './delivery';
 // (docs/service.md#delivery-log), and the posts added while none was made are read from the feeds and emitted as
 // post.created deliveries of their own, each with an ID the exactly-once records keep.
 
-/** How long after the kick a delivery made since the re-enable may come and still close the gap. */
-const REENABLED_WITHIN_MS = 60_000;
-
 /** Pages of the delivery log or of one feed that one catch-up reads at most. */
 const MAX_PAGES_READ = 50;
 
 /** How long the catch-up waits for the service to send the deliveries it redelivers, asked every POLL_MS. */
 const REDELIVERY_WAIT_MS = 30_000;
 const POLL_MS = 1_000;
-
-/** A delivery of the log as the catch-up reads it. */
-export interface LogEntry {
-	id: string;
-	at: number;
-	state: 'failed' | 'pending' | 'done';
-}
-
-/** What the log says must happen: deliveries to send again (oldest first), and the span no delivery covered. */
-export interface CatchUpPlan {
-	redeliver: string[];
-	/** Posts created strictly between these times (ms) were never delivered. */
-	gap?: { after: number; before: number };
-	/** The span cut what was looked at: deliveries and posts before this time are left alone. */
-	cutAt?: number;
-}
-
-/** The state of a log entry, from its `status` or, without one, the receiver's answer code. */
-function entryState(entry: IDataObject): LogEntry['state'] | undefined {
-	const status = typeof entry.status === 'string' ? entry.status.toLowerCase() : undefined;
-	if (status === 'failed' || status === 'failure' || status === 'error') return 'failed';
-	if (status === 'pending' || status === 'retrying' || status === 'queued') return 'pending';
-	if (status === 'succeeded' || status === 'success' || status === 'delivered') return 'done';
-	const code = Number(entry.response_status ?? entry.response_code ?? entry.status_code);
-	if (entry.response_status === null || !Number.isFinite(code)) return undefined;
-	return code >= 200 && code < 300 ? 'done' : 'failed';
-}
-
-/** The log's entries that carry an id, a time and a state, oldest first. */
-export function readLog(records: IDataObject[]): LogEntry[] {
-	const entries: LogEntry[] = [];
-	for (const record of records) {
-		const at = typeof record.created_at === 'string' ? Date.parse(record.created_at) : NaN;
-		const state = entryState(record);
-		if (record.id === undefined || record.id === null || Number.isNaN(at) || !state) continue;
-		entries.push({ id: String(record.id), at, state });
-	}
-	return entries.sort((a, b) => a.at - b.at);
-}
-
-/**
- * What to catch up, from the log and the kick (the test delivery that asked, made just after the re-enable).
- * Every failed delivery in the span is sent again. Posts are read only when the subscription stopped on a failure:
- * the gap runs from the newest failed delivery before the kick to the first delivery after it, which must be the
- * kick or one made since the re-enable; otherwise every post had its delivery and nothing is read.
- */
-export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number }, floor: number): CatchUpPlan {
-	const kickAt = entries.find((entry) => entry.id === kick.id)?.at ?? kick.at;
-	const before = entries.filter((entry) => entry.id !== kick.id && entry.at <= kickAt);
-	const inSpan = before.filter((entry) => entry.at >= floor);
-	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => entry.state === 'failed').map((entry) => entry.id) };
-	if (before.length > inSpan.length) plan.cutAt = floor;
-	const lastFailed = before.filter((entry) => entry.state === 'failed').pop();
-	if (!lastFailed) return plan;
-	const next = entries.find((entry) => entry.at > lastFailed.at && entry.id !== lastFailed.id);
-	const closedAt = next?.at ?? kickAt;
-	if (next && next.id !== kick.id && kickAt - next.at > REENABLED_WITHIN_MS) return plan;
-	if (closedAt < floor) return plan;
-	if (lastFailed.at < floor) plan.cutAt = floor;
-	plan.gap = { after: Math.max(lastFailed.at, floor), before: closedAt };
-	return plan;
-}
-
-/** A feed post's creation time in ms, or NaN. */
-function createdAt(post: IDataObject): number {
-	return typeof post.created_at === 'string' ? Date.parse(post.created_at) : NaN;
-}
-
-/** A post of the gap as a delivery of its own, with an ID that stays the same however often the gap is read. */
-export function caughtUpDelivery(feed: IDataObject, post: IDataObject): Delivery {
-	return {
-		id: `catch-up:${String(feed.id)}:${String(post.id)}`,
-		event: 'post.created',
-		occurred_at: typeof post.created_at === 'string' ? post.created_at : undefined,
-		data: { feed, posts: [post], caught_up: true },
-	};
-}
 
 export interface CatchUpRequest {
 	subscriptionId: string;

@@ -1,92 +1,11 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { catchUp, caughtUpDelivery, planCatchUp, readLog, type LogEntry } from '../../../nodes/SocialAggregatorTrigger/catchUp';
+import { catchUp } from '../../../nodes/SocialAggregatorTrigger/catchUp';
 import { hookContext, type WebhookApiStub } from '../support/triggerStub';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const at = (seconds: number) => T0 + seconds * 1000;
 const iso = (seconds: number) => new Date(at(seconds)).toISOString();
-const entry = (id: string, seconds: number, state: LogEntry['state']): LogEntry => ({ id, at: at(seconds), state });
-const FLOOR = at(-86_400);
-
-describe('readLog', () => {
-	it('reads the fake\'s status words and, without a status, the receiver\'s answer code; oldest first', () => {
-		const entries = readLog([
-			{ id: 'c', status: 'succeeded', created_at: iso(30) },
-			{ id: 'a', status: 'failed', created_at: iso(10) },
-			{ id: 'b', response_status: 503, created_at: iso(20) },
-			{ id: 'd', response_code: 200, created_at: iso(40) },
-			{ id: 'e', status: 'pending', created_at: iso(50) },
-		]);
-		expect(entries).toEqual([entry('a', 10, 'failed'), entry('b', 20, 'failed'), entry('c', 30, 'done'), entry('d', 40, 'done'), entry('e', 50, 'pending')]);
-	});
-
-	it('skips entries it cannot place: no id, no time, no state (never attempted)', () => {
-		expect(
-			readLog([
-				{ status: 'failed', created_at: iso(1) },
-				{ id: 'x', status: 'failed', created_at: 'yesterday' },
-				{ id: 'y', response_status: null, created_at: iso(2) },
-				{ id: 7, status: 'FAILED', created_at: iso(3) },
-			]),
-		).toEqual([entry('7', 3, 'failed')]);
-	});
-});
-
-describe('planCatchUp', () => {
-	const kick = { id: 'kick', at: at(1000) };
-
-	it('a subscription that stopped on failures: every failed delivery sent again, the posts up to the kick read', () => {
-		const log = [entry('ok1', 0, 'done'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('kick', 999, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1', 'f2'], gap: { after: at(20), before: at(999) } });
-	});
-
-	it('the kick not yet in the log: the gap closes at the kick\'s own time', () => {
-		const log = [entry('f1', 10, 'failed')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(1000) } });
-	});
-
-	it('a delivery made since the re-enable, before the kick, closes the gap', () => {
-		const log = [entry('f1', 10, 'failed'), entry('new', 990, 'done'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(990) } });
-	});
-
-	it('a failure long before, followed by deliveries that went through: redelivered, no posts read', () => {
-		const log = [entry('f1', 10, 'failed'), entry('ok', 20, 'done'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'] });
-	});
-
-	it('nothing failed (a Send Test on a healthy subscription): nothing to do', () => {
-		expect(planCatchUp([entry('ok', 10, 'done'), entry('kick', 1000, 'pending')], kick, FLOOR)).toEqual({ redeliver: [] });
-	});
-
-	it('the span cuts a longer gap: failed deliveries before it stay, the posts are read from its start', () => {
-		const floor = at(15);
-		const log = [entry('f0', 5, 'failed'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, floor)).toEqual({ redeliver: ['f2'], cutAt: floor, gap: { after: at(20), before: at(1000) } });
-		const allBefore = [entry('f1', 10, 'failed'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(allBefore, kick, floor)).toEqual({ redeliver: [], cutAt: floor, gap: { after: floor, before: at(1000) } });
-	});
-
-	it('pending deliveries (the service still retries them) are left to the service', () => {
-		const log = [entry('p', 10, 'pending'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: [] });
-	});
-});
-
-describe('caughtUpDelivery', () => {
-	it('one post.created delivery per post, its ID the same whenever the gap is read', () => {
-		const post = { id: 41, created_at: iso(5), message: 'hi' };
-		const first = caughtUpDelivery({ id: 3, name: 'News' }, post);
-		expect(first).toEqual({
-			id: 'catch-up:3:41',
-			event: 'post.created',
-			occurred_at: iso(5),
-			data: { feed: { id: 3, name: 'News' }, posts: [post], caught_up: true },
-		});
-		expect(caughtUpDelivery({ id: 3 }, post).id).toBe(first.id);
-	});
-});
 
 /** A service with a delivery log (or none: `log` undefined answers 404) and two feeds' posts, newest first. */
 class CatchUpService {
