@@ -156,7 +156,7 @@ export class SocialAggregatorTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether test deliveries (Send Test, data.test = true) start the workflow. The one the editor requests while listening for a test event is always shown.',
+							'Whether test deliveries (Send Test, data.test = true) start the workflow. The one the editor requests while listening for a test event is always shown. While Catch-Up Span is above 0, a test delivery to the published workflow starts only the catch-up, never the test post.',
 					},
 					{
 						displayName: 'Max Age (Minutes)',

@@ -18,7 +18,7 @@ const MAX_PAGES_READ = 50;
 
 /** How long the catch-up waits for the service to send the deliveries it redelivers, asked every POLL_MS. */
 const REDELIVERY_WAIT_MS = 30_000;
-const POLL_MS = 1_000;
+const POLL_MS = 250;
 
 export interface CatchUpRequest {
 	subscriptionId: string;
@@ -26,7 +26,6 @@ export interface CatchUpRequest {
 	spanDays: number;
 	/** The feeds the trigger lets through; empty: every feed of the account. */
 	feedIds: string[];
-	now?: number;
 }
 
 export interface CatchUpResult {
@@ -42,10 +41,11 @@ async function readPages(
 	ctx: IExecuteFunctions,
 	path: string,
 	enough: (page: IDataObject[]) => boolean,
+	filter: IDataObject = {},
 ): Promise<{ records: IDataObject[]; complete: boolean; missing?: boolean }> {
 	const records: IDataObject[] = [];
 	for (let page = 1; page <= MAX_PAGES_READ; page++) {
-		const request = { method: 'GET' as const, path, qs: { page, per_page: MAX_PER_PAGE }, acceptStatuses: [404] };
+		const request = { method: 'GET' as const, path, qs: { ...filter, page, per_page: MAX_PER_PAGE }, acceptStatuses: [404] };
 		const answer = await apiRequestChecked(ctx, request, (body, at) => (at.statusCode === 404 ? undefined : listAnswer(body, { ...at, page })));
 		if (!answer) return { records, complete: false, missing: true };
 		const { data, meta } = answer;
@@ -60,27 +60,34 @@ function logPath(subscriptionId: string): string {
 	return `/webhooks/${encodeURIComponent(subscriptionId)}/deliveries`;
 }
 
-/** Asks the service to send each delivery again, oldest first; one it cannot is noted and skipped. */
-async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], notes: string[]): Promise<string[]> {
-	const sent: string[] = [];
+/**
+ * Asks the service to send each delivery again, oldest first, the next once the log shows the one before sent (within
+ * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One it cannot send is
+ * noted and skipped.
+ */
+async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], notes: string[]): Promise<number> {
+	let sent = 0;
+	const until = Date.now() + REDELIVERY_WAIT_MS;
 	for (const id of ids) {
 		const path = `${logPath(subscriptionId)}/${encodeURIComponent(id)}/redeliver`;
 		const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
-		if (answer.statusCode >= 400) notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
-		else sent.push(id);
+		if (answer.statusCode >= 400) {
+			notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
+			continue;
+		}
+		sent++;
+		while (Date.now() < until && (await stillPending(ctx, subscriptionId, id))) await sleep(POLL_MS);
 	}
 	return sent;
 }
 
-/** Waits, within REDELIVERY_WAIT_MS, until the log shows none of `ids` still waiting to be sent. */
-async function awaitRedeliveries(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], floor: number): Promise<void> {
-	const waiting = new Set(ids);
-	for (let waited = 0; waiting.size > 0 && waited < REDELIVERY_WAIT_MS; waited += POLL_MS) {
-		await sleep(POLL_MS);
-		const { records } = await readPages(ctx, logPath(subscriptionId), (page) => page.every((r) => Date.parse(String(r.created_at)) < floor));
-		const pending = new Set(readLog(records).filter((entry) => entry.state === 'pending').map((entry) => entry.id));
-		for (const id of [...waiting]) if (!pending.has(id)) waiting.delete(id);
-	}
+/**
+ * Whether the log still shows delivery `id` waiting to be sent. Asked with the log's status filter, so a busy log is
+ * one page; a service that ignores the filter answers every entry, read here as well.
+ */
+async function stillPending(ctx: IExecuteFunctions, subscriptionId: string, id: string): Promise<boolean> {
+	const { records } = await readPages(ctx, logPath(subscriptionId), () => false, { status: 'pending' });
+	return readLog(records).some((entry) => entry.id === id && entry.state === 'pending');
 }
 
 /** The feeds to read: those chosen, or every feed of the account. */
@@ -105,8 +112,8 @@ async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNul
  * delivery log (404) gives nothing to go on: noted, nothing read.
  */
 export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): Promise<CatchUpResult> {
-	const now = request.now ?? Date.now();
-	const floor = now - request.spanDays * 86_400_000;
+	// The span is counted on the service's clock: back from when the test delivery occurred.
+	const floor = request.kick.at - request.spanDays * 86_400_000;
 	const notes: string[] = [];
 	const log = await readPages(ctx, logPath(request.subscriptionId), (page) =>
 		page.every((record) => Date.parse(String(record.created_at)) < floor),
@@ -119,9 +126,8 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	if (plan.cutAt !== undefined) {
 		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
 	}
-	const sent = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
-	// The redelivered posts are older than the gap's: they are acted on first.
-	if (sent.length > 0) await awaitRedeliveries(ctx, request.subscriptionId, sent, floor);
+	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
+	const redelivered = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
 	const deliveries: Array<{ at: number; postId: number; delivery: Delivery }> = [];
 	if (plan.gap) {
 		for (const feed of await feedsToRead(ctx, request.feedIds)) {
@@ -131,5 +137,5 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 		}
 	}
 	deliveries.sort((a, b) => a.at - b.at || a.postId - b.postId);
-	return { deliveries: deliveries.map((d) => d.delivery), redelivered: sent.length, notes };
+	return { deliveries: deliveries.map((d) => d.delivery), redelivered, notes };
 }

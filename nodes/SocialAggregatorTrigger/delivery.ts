@@ -225,18 +225,18 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		// After the copy check: a copy of a delivery already handled is still answered 200, so its sender stops retrying.
 		const stale = ageRefusal(delivery, id, maxAgeMinutes(request), request.receivedAt ?? Date.now());
 		if (stale) return stale;
+		// A test delivery to the published trigger asks for a catch-up; its sample post is no post of the user's.
 		const catchUp = catchUpSignal(request, delivery, id);
+		if (catchUp) return { status: 200, body: startedBody(delivery), items: [], remember, id, catchUp };
 		const settings = storedSettings(request.parameter);
 		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
-		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp };
+		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id };
 		const { items, ignored } = applySettings(delivery, settings, request.manual);
-		// A catch-up runs even when the test delivery itself starts nothing.
-		if (ignored && catchUp) return { status: 200, body: startedBody(delivery), items: [], remember, id, catchUp };
 		if (ignored) {
 			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
 			return { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
 		}
-		return { status: 200, body: startedBody(delivery), items, remember, id, catchUp };
+		return { status: 200, body: startedBody(delivery), items, remember, id };
 	} catch (error) {
 		// A signed delivery of an unexpected shape, or an option that fails: a 4xx, never n8n's 500; not
 		// remembered, so a retry is handled afresh.

@@ -234,6 +234,21 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
+/**
+ * Whether a subscription the service disabled (n8n was away) is kept rather than deleted: its delivery log exists only
+ * with it, so it is paused (off on purpose: the example workflow re-enables only disabled ones) and stays stored, and
+ * the next activation sets it active and catches up (docs/exactly-once.md#catch-up). A service that refuses the pause
+ * keeps it disabled.
+ */
+async function keptForCatchUp(ctx: IHookFunctions, id: string): Promise<boolean> {
+	const found = await findInPages(listPage(ctx), id);
+	if (found?.status !== 'disabled') return false;
+	const path = `/webhooks/${encodeURIComponent(id)}`;
+	await apiRequestFull.call(ctx, { method: 'PATCH', path, body: { status: 'paused' }, acceptStatuses: [400, 404, 422] });
+	ctx.logger.info(`Social Aggregator Trigger: subscription ${id} was disabled; kept, paused, for the catch-up of the next activation`);
+	return true;
+}
+
 /** Removes this URL's subscription; with none stored (static data lost), every one at this node's own URL. */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const url = webhookUrl(ctx);
@@ -242,6 +257,9 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	try {
 		if (!stored?.id) {
 			await deleteAllAt(ctx, url, false);
+			return true;
+		}
+		if (slot === 'live' && catchUpDays(options(ctx).catchUpDays) > 0 && (await keptForCatchUp(ctx, String(stored.id)))) {
 			return true;
 		}
 		await deleteSubscription(ctx, String(stored.id));

@@ -306,12 +306,15 @@ describe('webhook()', () => {
 		expect(result.workflowData?.[0][0].json).toMatchObject({ test: true, event_id: 'dlv_t' });
 	});
 
-	it('a test delivery to the live trigger, with test deliveries off, starts only the catch-up', async () => {
-		const { raw, headers } = signed(postCreated('a', { test: true }));
-		const { context } = webhookContext(raw, headers, { parameters: { options: { includeTestDeliveries: false } } });
-		const result = await node.webhook.call(context);
-		expect(result.workflowData).toEqual([[{ json: { socialAggregatorCatchUp: { id: 'a', occurred_at: expect.any(String) } } }]]);
-		expect(result.webhookResponse).toEqual({ received: true, id: 'a' });
+	it('a test delivery to the live trigger starts only the catch-up, never its sample post, test deliveries on or off', async () => {
+		for (const includeTestDeliveries of [true, false]) {
+			const id = `kick_${String(includeTestDeliveries)}`;
+			const { raw, headers } = signed(postCreated(id, { test: true }));
+			const { context } = webhookContext(raw, headers, { parameters: { options: { includeTestDeliveries } } });
+			const result = await node.webhook.call(context);
+			expect(result.workflowData).toEqual([[{ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String) } } }]]);
+			expect(result.webhookResponse).toEqual({ received: true, id });
+		}
 	});
 
 	it('ignores test deliveries when turned off, other feeds and unselected events, answering 200', async () => {

@@ -32,12 +32,15 @@ class CatchUpService {
 		const redeliver = /^\/webhooks\/1\/deliveries\/([^/]+)\/redeliver$/.exec(path);
 		if (redeliver && method === 'POST' && this.log) {
 			const entry = this.log.find((e) => e.id === decodeURIComponent(redeliver[1]));
-			if (entry) entry.status = 'succeeded';
+			// Sent again: pending for the next read of the log, then succeeded.
+			if (entry) entry.status = 'pending';
 			return { statusCode: entry ? 202 : 404, headers: {}, body: entry ? { data: { delivery_id: entry.id } } : { error: { code: 'not_found', message: 'Not found' } } };
 		}
 		if (path === '/webhooks/1/deliveries') {
 			if (!this.log) return { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: 'Not found' } } };
-			return paged([...this.log].reverse());
+			const answer = paged([...this.log].reverse().filter((e) => qs.status === undefined || e.status === qs.status).map((e) => ({ ...e })));
+			for (const e of this.log) if (e.status === 'pending' && e.id !== 'kick') e.status = 'succeeded';
+			return answer;
 		}
 		if (path === '/feeds') return paged(Object.keys(this.posts).map((id) => ({ id: Number(id), name: `Feed ${id}` })));
 		const feed = /^\/feeds\/(\d+)\/posts$/.exec(path);
@@ -55,7 +58,6 @@ function feedPosts(feed: number, from: number, to: number): IDataObject[] {
 
 describe('catchUp against a service', () => {
 	const kick = { id: 'kick', at: at(300) };
-	const now = at(400);
 	const log = () => [
 		{ id: 'ok', status: 'succeeded', created_at: iso(5) },
 		{ id: 'f1', status: 'failed', created_at: iso(10) },
@@ -66,9 +68,17 @@ describe('catchUp against a service', () => {
 	it('with a delivery log: the failed deliveries sent again, then the posts after the last failure, oldest first, over pages', async () => {
 		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 250), '2': feedPosts(2, 15, 40) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
-		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [], now });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [] });
 		expect(result.redelivered).toBe(2);
-		expect(service.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /webhooks/1/deliveries/f1/redeliver', 'POST /webhooks/1/deliveries/f2/redeliver']);
+		// Each sent again once the log shows the one before sent (its pending entries asked for), oldest first.
+		expect(service.requests.filter((r) => r.startsWith('POST') || r === 'GET /webhooks/1/deliveries').slice(1)).toEqual([
+			'POST /webhooks/1/deliveries/f1/redeliver',
+			'GET /webhooks/1/deliveries',
+			'GET /webhooks/1/deliveries',
+			'POST /webhooks/1/deliveries/f2/redeliver',
+			'GET /webhooks/1/deliveries',
+			'GET /webhooks/1/deliveries',
+		]);
 		const ids = result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id);
 		// Strictly after second 20 and before second 300: feed 1 posts 21..250, feed 2 posts 21..40, by time.
 		expect(ids).toHaveLength(230 + 20);
@@ -83,7 +93,7 @@ describe('catchUp against a service', () => {
 	it('only the chosen feeds are read', async () => {
 		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30), '2': feedPosts(2, 1, 30) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
-		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: ['2'], now });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: ['2'] });
 		expect(new Set(result.deliveries.map((d) => (d.data?.feed as IDataObject).id))).toEqual(new Set([2]));
 		expect(service.requests).not.toContain('GET /feeds');
 	});
@@ -91,7 +101,7 @@ describe('catchUp against a service', () => {
 	it('a service that keeps no delivery log (404): nothing sent again, nothing read, and a note says why', async () => {
 		const service = new CatchUpService(undefined, { '1': feedPosts(1, 1, 30) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
-		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [], now });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [] });
 		expect(result).toEqual({ deliveries: [], redelivered: 0, notes: [expect.stringContaining('keeps no delivery log')] });
 		expect(service.requests).toEqual(['GET /webhooks/1/deliveries']);
 	});
@@ -99,8 +109,8 @@ describe('catchUp against a service', () => {
 	it('a gap longer than the span is read from the span\'s start, and a note says so', async () => {
 		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 60) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
-		const spanDays = 1 / 86_400 * 365; // 365 seconds before `now`: second 35
-		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays, feedIds: ['1'], now });
+		const spanDays = (1 / 86_400) * 265; // 265 seconds before the kick: second 35
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays, feedIds: ['1'] });
 		expect(result.redelivered).toBe(0);
 		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 25 }, (_, i) => 1036 + i));
 		expect(result.notes).toEqual([expect.stringContaining('before the catch-up span')]);

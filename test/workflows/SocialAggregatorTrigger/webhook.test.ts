@@ -320,6 +320,25 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			expect(receiver.items()).toHaveLength(1);
 		});
 
+		test('unpublished while disabled, the subscription is kept, paused, and publishing again sets it active and asks for the catch-up', async () => {
+			const harness = trigger();
+			await harness.activate();
+			const old = storedId(harness);
+			fake.control.webhooks.setStatus(old, 'disabled');
+			expect(await harness.delete()).toBe(true);
+			expect(await subscriptionsAt(receiver.url)).toEqual([expect.objectContaining({ id: old, status: 'paused' })]);
+			fake.control.requests.clear();
+			expect(await harness.activate()).toBe(false);
+			expect(storedId(harness)).toBe(old);
+			expect(fake.control.requests.list().filter((r) => r.method !== 'GET').map((r) => [r.method, r.path])).toEqual([
+				['PATCH', `/webhooks/${old}`],
+				['POST', `/webhooks/${old}/test`],
+			]);
+			// An active one is deleted on unpublishing, as before.
+			expect(await harness.delete()).toBe(true);
+			expect(await subscriptionsAt(receiver.url)).toEqual([]);
+		});
+
 		test('with catch-up off, a disabled subscription is set active again and no test delivery is asked for', async () => {
 			const harness = trigger({ parameters: { options: { catchUpDays: 0 } } });
 			await harness.activate();
