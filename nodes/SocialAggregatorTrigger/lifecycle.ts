@@ -148,8 +148,8 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		if (!sameEvents(found.subscribed_events, events)) problems.push('its events differ from the chosen events');
 		if (!stored.secret) problems.push('its signing secret is not stored');
 		if (problems.length === 0) return true;
-		const paused = found.status !== undefined && found.status !== 'active';
-		if (paused && problems.length === 1 && (await reEnable(ctx, id, String(found.status)))) return true;
+		const inactive = found.status !== undefined && found.status !== 'active';
+		if (inactive && problems.length === 1 && (await reEnable(ctx, id, String(found.status)))) return true;
 		ctx.logger.info(`Social Aggregator Trigger: replacing subscription ${id}: ${problems.join('; ')}`);
 		await deleteSubscription(ctx, id);
 	} else {
