@@ -14,12 +14,12 @@ import type {
 import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from '../shared/signature';
 import { allowHttpOption } from '../shared/webhookUrl';
-import { textList } from '../shared/input';
 import { catchUp } from './catchUp';
 import {
 	answerDelivery,
 	applySettings,
 	catchUpDays,
+	feedIdList,
 	type CatchUpSignal,
 	handledInProcess,
 	rememberHandled,
@@ -224,7 +224,8 @@ export class SocialAggregatorTrigger implements INodeType {
 			handledBefore: (id) => handledInProcess(key, id),
 		});
 		const response = this.getResponseObject();
-		if ((answer.items?.length || answer.catchUp) && !manual) {
+		const items = answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
+		if (items?.length && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
 			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`))) {
 				this.logger.warn(
@@ -239,7 +240,6 @@ export class SocialAggregatorTrigger implements INodeType {
 		}
 		if (answer.log) this.logger[answer.log.level](answer.log.message);
 		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
-		const items = answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
 		if (items?.length) {
 			return { workflowData: [items.map((json) => ({ json }))], webhookResponse: answer.body };
 		}
@@ -280,15 +280,13 @@ export class SocialAggregatorTrigger implements INodeType {
 	}
 }
 
-/** The settings the first item's delivery gets: as stored, or evaluated. */
-function settingsNow(ctx: IExecuteFunctions): DeliverySettings {
-	return (
-		storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? {
-			events: ctx.getNodeParameter('events', 0, []),
-			output: ctx.getNodeParameter('output', 0, 'eachPost'),
-			options: (ctx.getNodeParameter('options', 0, {}) as DeliverySettings['options']) ?? {},
-		}
-	);
+/** The settings as evaluated for item `index`. */
+function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySettings {
+	return {
+		events: ctx.getNodeParameter('events', index, []),
+		output: ctx.getNodeParameter('output', index, 'eachPost'),
+		options: (ctx.getNodeParameter('options', index, {}) as DeliverySettings['options']) ?? {},
+	};
 }
 
 /**
@@ -298,13 +296,13 @@ function settingsNow(ctx: IExecuteFunctions): DeliverySettings {
 async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, signalAt: number): Promise<INodeExecutionData[]> {
 	const subscriptionId = liveSubscriptionId(ctx);
 	if (!subscriptionId) return [];
-	const settings = settingsNow(ctx);
+	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);
 	const at = typeof signal.occurred_at === 'string' ? Date.parse(signal.occurred_at) : NaN;
 	const result = await catchUp(ctx, {
 		subscriptionId,
 		kick: { id: signal.id, at: Number.isNaN(at) ? Date.now() : at },
 		spanDays: catchUpDays(settings.options.catchUpDays),
-		feedIds: textList(typeof settings.options.feedIds === 'number' ? String(settings.options.feedIds) : settings.options.feedIds),
+		feedIds: feedIdList(settings.options.feedIds),
 	});
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);
 	ctx.logger.info(
@@ -323,12 +321,7 @@ function deferredSettings(ctx: IExecuteFunctions): boolean {
 /** The items each delivery gives under settings evaluated for it (its own item index). */
 function applyEvaluatedSettings(ctx: IExecuteFunctions, input: INodeExecutionData[], manual: boolean): INodeExecutionData[] {
 	return input.flatMap((item, index) => {
-		const settings: DeliverySettings = {
-			events: ctx.getNodeParameter('events', index, []),
-			output: ctx.getNodeParameter('output', index, 'eachPost'),
-			options: (ctx.getNodeParameter('options', index, {}) as DeliverySettings['options']) ?? {},
-		};
-		const { items, ignored } = applySettings(item.json as Delivery, settings, manual);
+		const { items, ignored } = applySettings(item.json as Delivery, evaluatedSettings(ctx, index), manual);
 		if (ignored) ctx.logger.debug(`Social Aggregator Trigger: delivery ${String(item.json.id ?? '(no id)')} ignored: ${ignored}`);
 		return items.map((json) => ({ json, pairedItem: { item: index } }));
 	});

@@ -2,8 +2,7 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
-import { MAX_PER_PAGE } from '../shared/constants';
-import { collectPages } from '../shared/pages';
+import { collectPages, readPagesUntil } from '../shared/pages';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
 import { caughtUpDelivery, createdAt, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
 import type { Delivery } from './delivery';
@@ -36,24 +35,24 @@ export interface CatchUpResult {
 	notes: string[];
 }
 
-/** All records of a paged list, read page by page until `enough` says so, at most MAX_PAGES_READ pages. */
+/**
+ * A paged list read until `enough` holds for a page (shared/pages.ts), at most MAX_PAGES_READ pages; `missing` when
+ * the service answered 404 (a route it does not offer).
+ */
 async function readPages(
 	ctx: IExecuteFunctions,
 	path: string,
 	enough: (page: IDataObject[]) => boolean,
 	filter: IDataObject = {},
-): Promise<{ records: IDataObject[]; complete: boolean; missing?: boolean }> {
-	const records: IDataObject[] = [];
-	for (let page = 1; page <= MAX_PAGES_READ; page++) {
-		const request = { method: 'GET' as const, path, qs: { ...filter, page, per_page: MAX_PER_PAGE }, acceptStatuses: [404] };
+): Promise<{ records: IDataObject[]; complete: boolean; missing: boolean }> {
+	let missing = false;
+	const fetchPage = async (page: number, perPage: number) => {
+		const request = { method: 'GET' as const, path, qs: { ...filter, page, per_page: perPage }, acceptStatuses: [404] };
 		const answer = await apiRequestChecked(ctx, request, (body, at) => (at.statusCode === 404 ? undefined : listAnswer(body, { ...at, page })));
-		if (!answer) return { records, complete: false, missing: true };
-		const { data, meta } = answer;
-		records.push(...data);
-		const last = typeof meta?.total_pages === 'number' ? page >= meta.total_pages : data.length < MAX_PER_PAGE;
-		if (last || data.length === 0 || enough(data)) return { records, complete: true };
-	}
-	return { records, complete: false };
+		missing = answer === undefined;
+		return answer ?? { data: [] };
+	};
+	return { ...(await readPagesUntil(fetchPage, enough, MAX_PAGES_READ)), missing };
 }
 
 function logPath(subscriptionId: string): string {

@@ -165,6 +165,11 @@ function ageRefusal(delivery: Delivery, id: string | undefined, maxAge: number, 
 	return refusal(422, 'stale_delivery', `The delivery is older than ${maxAge} minutes`, { level: 'warn', message });
 }
 
+/** The option Feed Names or IDs as a list; a number is one feed id. */
+export function feedIdList(value: unknown): string[] {
+	return textList(typeof value === 'number' ? String(value) : value);
+}
+
 /** What a verified delivery becomes under `settings`: items, or the reason it is ignored. */
 export function applySettings(
 	delivery: Delivery,
@@ -174,8 +179,7 @@ export function applySettings(
 	const { options } = settings;
 	const ignored = ignoreReason(delivery, {
 		events: eventList(settings.events, options.additionalEvents),
-		// A number is one feed id.
-		feedIds: textList(typeof options.feedIds === 'number' ? String(options.feedIds) : options.feedIds),
+		feedIds: feedIdList(options.feedIds),
 		includeTestDeliveries: options.includeTestDeliveries !== false,
 		listeningForTest,
 	});

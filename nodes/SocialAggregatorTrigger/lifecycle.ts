@@ -159,19 +159,24 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	return false;
 }
 
+/** Sets a subscription's status; false when the service refuses (one that takes no `status` in a PATCH). */
+async function setStatus(ctx: IHookFunctions, id: string, status: 'active' | 'paused'): Promise<boolean> {
+	const path = `/webhooks/${encodeURIComponent(id)}`;
+	const answer = await apiRequestFull.call(ctx, { method: 'PATCH', path, body: { status }, acceptStatuses: [400, 404, 422] });
+	return answer.statusCode < 400;
+}
+
 /**
  * Sets a paused or disabled subscription active again and asks for a test delivery: the trigger that receives it
  * catches up on what the subscription missed (catchUp.ts). False when the service refuses (a PATCH without
  * `status`): the subscription is then replaced, and what it missed is not caught up.
  */
 async function reEnable(ctx: IHookFunctions, id: string, status: string): Promise<boolean> {
-	const path = `/webhooks/${encodeURIComponent(id)}`;
-	const answer = await apiRequestFull.call(ctx, { method: 'PATCH', path, body: { status: 'active' }, acceptStatuses: [400, 404, 422] });
-	if (answer.statusCode >= 400) return false;
+	if (!(await setStatus(ctx, id, 'active'))) return false;
 	ctx.logger.info(`Social Aggregator Trigger: subscription ${id} was ${status}; set active again`);
 	if (catchUpDays(options(ctx).catchUpDays) === 0) return true;
 	try {
-		await apiRequest.call(ctx, { method: 'POST', path: `${path}/test` });
+		await apiRequest.call(ctx, { method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` });
 	} catch (error) {
 		ctx.logger.warn(
 			`Social Aggregator Trigger: the test delivery that starts the catch-up could not be requested: ${(error as Error).message}`,
@@ -243,8 +248,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 async function keptForCatchUp(ctx: IHookFunctions, id: string): Promise<boolean> {
 	const found = await findInPages(listPage(ctx), id);
 	if (found?.status !== 'disabled') return false;
-	const path = `/webhooks/${encodeURIComponent(id)}`;
-	await apiRequestFull.call(ctx, { method: 'PATCH', path, body: { status: 'paused' }, acceptStatuses: [400, 404, 422] });
+	await setStatus(ctx, id, 'paused');
 	ctx.logger.info(`Social Aggregator Trigger: subscription ${id} was disabled; kept, paused, for the catch-up of the next activation`);
 	return true;
 }

@@ -29,24 +29,41 @@ interface CollectPagesOptions<T> {
 }
 
 /**
- * The record with this `id` in a page-numbered list, asked page by page until it is found or the list ends (a
- * short or empty page, or `meta.total_pages`). For a record the live service has no single read of: its endpoint
- * map lacks `GET /webhooks/{id}`, and its own node finds a subscription in `GET /webhooks`.
+ * The records of a page-numbered list, page by page from page 1, until `enough` holds for a page or the list ends (a
+ * short or empty page, or `meta.total_pages`), at most `maxPages` pages: `complete` is false when those did not reach
+ * an end. A page count past MAX_PAGES, or past what `total_count` allows, is an unusable answer.
+ */
+export async function readPagesUntil<T>(
+	fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
+	enough: (page: T[]) => boolean,
+	maxPages = MAX_PAGES,
+): Promise<{ records: T[]; complete: boolean }> {
+	const records: T[] = [];
+	for (let page = 1; page <= maxPages; page++) {
+		const { data, meta, statusCode } = await fetchPage(page, MAX_PER_PAGE);
+		if (page === 1 && typeof meta?.total_pages === 'number') checkPageCount(meta, statusCode);
+		records.push(...data);
+		const last = typeof meta?.total_pages === 'number' ? page >= meta.total_pages : data.length < MAX_PER_PAGE;
+		if (last || data.length === 0 || enough(data)) return { records, complete: true };
+	}
+	return { records, complete: false };
+}
+
+/**
+ * The record with this `id` in a page-numbered list, asked page by page until it is found or the list ends. For a
+ * record the live service has no single read of: its endpoint map lacks `GET /webhooks/{id}`, and its own node finds
+ * a subscription in `GET /webhooks`.
  */
 export async function findInPages<T extends { id?: unknown }>(
 	fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
 	id: string,
 ): Promise<T | undefined> {
-	for (let page = 1; ; page++) {
-		// The same bounds as collectPages: a page count past MAX_PAGES, or full pages without end, is an unusable answer.
-		if (page > MAX_PAGES) throw new UnusableAnswer(`${MAX_PAGES} full pages came without a page count and without an end`, page - 1);
-		const { data, meta, statusCode } = await fetchPage(page, MAX_PER_PAGE);
-		if (page === 1 && typeof meta?.total_pages === 'number') checkPageCount(meta, statusCode);
-		const found = data.find((record) => String(record.id) === id);
-		if (found) return found;
-		const last = typeof meta?.total_pages === 'number' ? page >= meta.total_pages : data.length < MAX_PER_PAGE;
-		if (last || data.length === 0) return undefined;
-	}
+	const matches = (record: T) => String(record.id) === id;
+	const { records, complete } = await readPagesUntil(fetchPage, (page) => page.some(matches));
+	const found = records.find(matches);
+	// The same bounds as collectPages: full pages without a page count and without an end are an unusable answer.
+	if (found || complete) return found;
+	throw new UnusableAnswer(`${MAX_PAGES} full pages came without a page count and without an end`, MAX_PAGES);
 }
 
 /**
