@@ -1,12 +1,16 @@
 /**
- * A burst in a real n8n: 5,000 validly signed deliveries, 8 at a time, to the Social Aggregator
+ * A burst in a real n8n, twice: under n8n's default settings, and under the settings that make every
+ * webhook cheaper. Each time 5,000 validly signed deliveries, 8 at a time, to the Social Aggregator
  * Trigger (node version 2) and the same burst to n8n's plain Webhook node in the same n8n, in
  * rounds of 250 alternating side by side, each workflow ending in the same side effect (an HTTP
  * Request carrying the delivery id, counted at the service). The benchmark's burst driver
- * (`bench/burst.ts`) sends and times the rounds. What must hold, compared within the run:
- * every delivery acted on once; no execution still running 60 s after a round's last answer;
- * n8n's peak memory during the Trigger's rounds within 1.5x of the Webhook node's (after each
- * side's first 1,000); the Trigger's last 1,000 processed at least 0.87x as fast as its first 1,000.
+ * (`bench/burst.ts`) sends and times the rounds. What must hold, compared within each run:
+ * every delivery acted on once; no delivery answered 5xx (a 503 would count towards the failures
+ * after which the service disables the subscription); no execution still running 60 s after a
+ * round's last answer, none failed; n8n's peak memory during the Trigger's rounds within 1.5x of
+ * the Webhook node's (after each side's first 1,000); the Trigger's last 1,000 processed at least
+ * 0.87x as fast as its first 1,000; under the cheaper settings, the Trigger's rate over the whole
+ * burst at least 0.95x the Webhook node's.
  *
  * Why rounds of 250, not blocks of 1,000: these machines are shared, and the rate of a block of
  * 1,000 changes by up to a fifth from one to the next with nothing else changed (seen: Trigger
@@ -14,9 +18,12 @@
  * rounds spread across several minutes, one such minute weighs on the first or last 1,000 a quarter
  * as much.
  *
- * n8n runs with settings that make every webhook cheaper, the same for both sides (bench/README.md,
- * "Webhook performance"): successful executions not kept (`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none`;
- * failed ones are), and isolates taken only for expressions (`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE`).
+ * The cheaper settings, the same for both sides (bench/README.md, "Webhook performance"):
+ * successful executions not kept (`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none`; failed ones are), and
+ * isolates taken only for expressions (`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE`). Under the default
+ * settings (the default engine, successful executions saved) the rate is not compared: n8n takes an
+ * expression isolate for the webhook phase of every trigger but its own Webhook node, which no node
+ * can avoid. `E2E_BURST_SETTINGS=default` or `cheaper` runs one of the two.
  * `E2E_BURST`, `E2E_BURST_BLOCK` (the first and last span compared) and `E2E_BURST_ROUND` shrink it
  * for a quick look; the must-show is the default.
  */
@@ -33,83 +40,114 @@ const BLOCK = Number(process.env.E2E_BURST_BLOCK ?? 1000);
 const ROUND = Number(process.env.E2E_BURST_ROUND ?? 250);
 const CONCURRENCY = 8;
 const PLAIN_PATH = 'e2e-burst-plain';
+/** Every status of an execution that did not end well: what a burst must not leave behind. */
+const NOT_SUCCEEDED = ['new', 'running', 'waiting', 'error', 'crashed', 'canceled', 'unknown'];
 
-describe('a burst of signed deliveries in one n8n', () => {
-	let bearer: CredentialRef;
-	let ours: WorkflowSpec;
-	let oursId = '';
-	let plainId = '';
-	const ctx = e2eSuite({
-		start: true,
-		backend: { limits: { enabled: false } },
+interface BurstSettings {
+	name: 'default' | 'cheaper';
+	title: string;
+	env: Record<string, string>;
+	/** The Trigger's rate over the whole burst against the Webhook node's, at least. */
+	rateAtLeast?: number;
+}
+
+const SETTINGS: BurstSettings[] = [
+	{ name: 'default', title: "n8n's default settings (default engine, successful executions saved)", env: {} },
+	{
+		name: 'cheaper',
+		title: 'lazy isolates, successful executions not saved',
 		env: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none', N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
-		beforeStart: async ({ n8n, backend }) => {
-			bearer = await n8n.importCredential({ name: 'Bearer (e2e)', type: 'httpBearerAuth', data: { token: backend.apiKey } });
-			const refs = { bearer, baseUrl: backend.url };
-			ours = oursChecked(refs, 'E2E burst, Social Aggregator Trigger', 2);
-			oursId = await n8n.importWorkflow(ours);
-			await n8n.publish(oursId);
-			plainId = await n8n.importWorkflow(plainMarked(refs, PLAIN_PATH));
-			await n8n.publish(plainId);
-			return { webhooks: [webhookPath(ours, 'On New Posts'), PLAIN_PATH], published: [oursId, plainId] };
-		},
-	});
+		rateAtLeast: 0.95,
+	},
+];
 
-	it(`takes ${BURST} deliveries 8 at a time to the Trigger as the Webhook node takes them: each acted on once, none left running, memory and rate held`, { timeout: 1_800_000 }, async () => {
-		const fake = ctx.backend.fake;
-		assert.ok(fake, 'this test needs test/fake-service');
-		const n8n = ctx.n8n;
-		const oursUrl = n8n.webhookUrl(webhookPath(ours, 'On New Posts'));
-		const { secret, post } = await subscriptionSecret(ctx.backend.url, ctx.backend.apiKey, fake, oursUrl);
-		fake.control.requests.clear();
-		const actedOn = (ids: string[]) => {
-			const acted = actedOnCounts(fake);
-			return ids.filter((id) => acted.has(id)).length;
-		};
-		assert.ok(BURST % BLOCK === 0 && BLOCK % ROUND === 0, 'E2E_BURST must be a multiple of E2E_BURST_BLOCK, and that of E2E_BURST_ROUND');
-		const started = Date.now();
-		const oursRounds: BurstBlock[] = [];
-		const plainRounds: BurstBlock[] = [];
-		const roundsPerBlock = BLOCK / ROUND;
-		for (let round = 0; round < BURST / ROUND; round++) {
-			plainRounds.push(await sendBlock(n8n, plainId, n8n.webhookUrl(PLAIN_PATH), secret, post, ROUND, CONCURRENCY, actedOn));
-			oursRounds.push(await sendBlock(n8n, oursId, oursUrl, secret, post, ROUND, CONCURRENCY, actedOn));
-			if ((round + 1) % roundsPerBlock === 0) {
-				const span = `deliveries ${(round + 1) * ROUND - BLOCK + 1}–${(round + 1) * ROUND}`;
-				process.stderr.write(`[e2e] burst, Webhook node ${span}: ${describeBlock(combined(plainRounds.slice(-roundsPerBlock)))}\n`);
-				process.stderr.write(`[e2e] burst, Trigger ${span}: ${describeBlock(combined(oursRounds.slice(-roundsPerBlock)))}\n`);
+const CHOSEN = process.env.E2E_BURST_SETTINGS;
+
+for (const settings of SETTINGS.filter((s) => CHOSEN === undefined || CHOSEN === s.name)) {
+	describe(`a burst of signed deliveries in one n8n, ${settings.title}`, () => {
+		let bearer: CredentialRef;
+		let ours: WorkflowSpec;
+		let oursId = '';
+		let plainId = '';
+		const ctx = e2eSuite({
+			start: true,
+			backend: { limits: { enabled: false } },
+			env: settings.env,
+			beforeStart: async ({ n8n, backend }) => {
+				bearer = await n8n.importCredential({ name: 'Bearer (e2e)', type: 'httpBearerAuth', data: { token: backend.apiKey } });
+				const refs = { bearer, baseUrl: backend.url };
+				ours = oursChecked(refs, 'E2E burst, Social Aggregator Trigger', 2);
+				oursId = await n8n.importWorkflow(ours);
+				await n8n.publish(oursId);
+				plainId = await n8n.importWorkflow(plainMarked(refs, PLAIN_PATH));
+				await n8n.publish(plainId);
+				return { webhooks: [webhookPath(ours, 'On New Posts'), PLAIN_PATH], published: [oursId, plainId] };
+			},
+		});
+
+		it(`takes ${BURST} deliveries 8 at a time to the Trigger as the Webhook node takes them: each acted on once, none answered 5xx, none left running or failed, memory and rate held`, { timeout: 2_400_000 }, async () => {
+			const fake = ctx.backend.fake;
+			assert.ok(fake, 'this test needs test/fake-service');
+			const n8n = ctx.n8n;
+			const oursUrl = n8n.webhookUrl(webhookPath(ours, 'On New Posts'));
+			const { secret, post } = await subscriptionSecret(ctx.backend.url, ctx.backend.apiKey, fake, oursUrl);
+			fake.control.requests.clear();
+			const actedOn = (ids: string[]) => {
+				const acted = actedOnCounts(fake);
+				return ids.filter((id) => acted.has(id)).length;
+			};
+			assert.ok(BURST % BLOCK === 0 && BLOCK % ROUND === 0, 'E2E_BURST must be a multiple of E2E_BURST_BLOCK, and that of E2E_BURST_ROUND');
+			const started = Date.now();
+			const oursRounds: BurstBlock[] = [];
+			const plainRounds: BurstBlock[] = [];
+			const roundsPerBlock = BLOCK / ROUND;
+			const log = (line: string) => process.stderr.write(`[e2e] burst (${settings.name} settings), ${line}\n`);
+			for (let round = 0; round < BURST / ROUND; round++) {
+				plainRounds.push(await sendBlock(n8n, plainId, n8n.webhookUrl(PLAIN_PATH), secret, post, ROUND, CONCURRENCY, actedOn));
+				oursRounds.push(await sendBlock(n8n, oursId, oursUrl, secret, post, ROUND, CONCURRENCY, actedOn));
+				if ((round + 1) % roundsPerBlock === 0) {
+					const span = `deliveries ${(round + 1) * ROUND - BLOCK + 1}–${(round + 1) * ROUND}`;
+					log(`Webhook node ${span}: ${describeBlock(combined(plainRounds.slice(-roundsPerBlock)))}`);
+					log(`Trigger ${span}: ${describeBlock(combined(oursRounds.slice(-roundsPerBlock)))}`);
+				}
 			}
-		}
-		recordTiming(`burst of ${BURST} a side, rounds of ${ROUND}`, Date.now() - started);
-		const rates = (rounds: BurstBlock[]) => rounds.map((r) => r.perSecond.toFixed(1)).join(' ');
-		process.stderr.write(`[e2e] burst, deliveries a second round by round: Webhook node ${rates(plainRounds)}; Trigger ${rates(oursRounds)}\n`);
+			recordTiming(`burst of ${BURST} a side, rounds of ${ROUND}, ${settings.name} settings`, Date.now() - started);
+			const rates = (rounds: BurstBlock[]) => rounds.map((r) => r.perSecond.toFixed(1)).join(' ');
+			log(`deliveries a second round by round: Webhook node ${rates(plainRounds)}; Trigger ${rates(oursRounds)}`);
 
-		// Every delivery acted on exactly once (the side effect counted at the service).
-		const acted = actedOnCounts(fake);
-		for (const [side, rounds] of [
-			['Trigger', oursRounds],
-			['Webhook node', plainRounds],
-		] as const) {
-			const { ids, failed } = combined(rounds);
-			assert.equal(failed, 0, `${side}: deliveries answered neither 200 nor 503`);
-			assert.equal(ids.filter((id) => !acted.has(id)).length, 0, `${side}: deliveries never acted on`);
-			assert.equal(ids.filter((id) => (acted.get(id) ?? 0) > 1).length, 0, `${side}: deliveries acted on twice`);
-		}
-		// No execution left running: each round ended with none new or running, within 60 s of its last answer.
-		const tail = combined(oursRounds).tailMs;
-		assert.ok(tail < 60_000, `the Trigger's last execution of a round ran on ${tail} ms after its last answer`);
-		const failed = (await n8n.rest<{ count: number }>('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: oursId }))}&limit=1`)).count;
-		assert.equal(failed, 0, 'the Trigger left executions behind (successful ones are not kept: these are failed or unfinished)');
-		// Peak memory, and the last 1,000 against the first 1,000: ratios within this run. n8n's RSS
-		// in the minutes after its start is above its steady state (seen: 1.2 GiB, then 0.7), and the
-		// side that goes first would carry it: each side's first 1,000 is left out of the memory comparison.
-		const peak = (rounds: BurstBlock[]) => combined(rounds.slice(rounds.length > roundsPerBlock ? roundsPerBlock : 0)).peakRssKb;
-		const memory = peak(oursRounds) / peak(plainRounds);
-		const lastVsFirst = combined(oursRounds.slice(-roundsPerBlock)).perSecond / combined(oursRounds.slice(0, roundsPerBlock)).perSecond;
-		process.stderr.write(
-			`[e2e] burst: peak RSS ${Math.round(peak(oursRounds) / 1024)} MiB against ${Math.round(peak(plainRounds) / 1024)} MiB (${memory.toFixed(2)}x); Trigger's last ${BLOCK} ${lastVsFirst.toFixed(2)}x as fast as its first ${BLOCK}\n`,
-		);
-		assert.ok(memory <= 1.5, `n8n's peak memory under the Trigger's burst is ${memory.toFixed(2)}x the Webhook node's (at most 1.5x)`);
-		assert.ok(lastVsFirst >= 0.87, `the Trigger's last ${BLOCK} went ${lastVsFirst.toFixed(2)}x as fast as its first ${BLOCK} (at least 0.87x)`);
+			// Every delivery acted on exactly once (the side effect counted at the service), none answered 5xx.
+			const acted = actedOnCounts(fake);
+			for (const [side, rounds] of [
+				['Trigger', oursRounds],
+				['Webhook node', plainRounds],
+			] as const) {
+				const { ids, failed, busy } = combined(rounds);
+				assert.equal(busy, 0, `${side}: deliveries answered 503`);
+				assert.equal(failed, 0, `${side}: deliveries answered neither 200 nor 503`);
+				assert.equal(ids.filter((id) => !acted.has(id)).length, 0, `${side}: deliveries never acted on`);
+				assert.equal(ids.filter((id) => (acted.get(id) ?? 0) > 1).length, 0, `${side}: deliveries acted on twice`);
+			}
+			// No execution left running: each round ended with none new or running, within 60 s of its last answer.
+			const tail = combined(oursRounds).tailMs;
+			assert.ok(tail < 60_000, `the Trigger's last execution of a round ran on ${tail} ms after its last answer`);
+			const filter = encodeURIComponent(JSON.stringify({ workflowId: oursId, status: NOT_SUCCEEDED }));
+			const leftBehind = (await n8n.rest<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count;
+			assert.equal(leftBehind, 0, 'the Trigger left executions behind that did not succeed (failed, or never finished)');
+			// Peak memory, and the last 1,000 against the first 1,000: ratios within this run. n8n's RSS
+			// in the minutes after its start is above its steady state (seen: 1.2 GiB, then 0.7), and the
+			// side that goes first would carry it: each side's first 1,000 is left out of the memory comparison.
+			const peak = (rounds: BurstBlock[]) => combined(rounds.slice(rounds.length > roundsPerBlock ? roundsPerBlock : 0)).peakRssKb;
+			const memory = peak(oursRounds) / peak(plainRounds);
+			const lastVsFirst = combined(oursRounds.slice(-roundsPerBlock)).perSecond / combined(oursRounds.slice(0, roundsPerBlock)).perSecond;
+			const rate = combined(oursRounds).perSecond / combined(plainRounds).perSecond;
+			log(
+				`peak RSS ${Math.round(peak(oursRounds) / 1024)} MiB against ${Math.round(peak(plainRounds) / 1024)} MiB (${memory.toFixed(2)}x); Trigger's last ${BLOCK} ${lastVsFirst.toFixed(2)}x as fast as its first ${BLOCK}; Trigger's rate ${rate.toFixed(2)}x the Webhook node's`,
+			);
+			assert.ok(memory <= 1.5, `n8n's peak memory under the Trigger's burst is ${memory.toFixed(2)}x the Webhook node's (at most 1.5x)`);
+			assert.ok(lastVsFirst >= 0.87, `the Trigger's last ${BLOCK} went ${lastVsFirst.toFixed(2)}x as fast as its first ${BLOCK} (at least 0.87x)`);
+			if (settings.rateAtLeast !== undefined) {
+				assert.ok(rate >= settings.rateAtLeast, `the Trigger's rate is ${rate.toFixed(2)}x the Webhook node's (at least ${settings.rateAtLeast}x)`);
+			}
+		});
 	});
-});
+}
