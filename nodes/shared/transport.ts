@@ -469,7 +469,10 @@ export async function keyBudget(
 	try {
 		const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
 		const limits = limitsFrom(credentials as IDataObject);
-		return { ledger: ledgerFor(String(credentials.baseUrl ?? ''), String(credentials.apiKey ?? ''), limits), run };
+		// One service however its Base URL is typed (case of the host, trailing slashes): one ledger.
+		const base = checkBaseUrl(credentials.baseUrl);
+		const service = base.ok ? base.value : String(credentials.baseUrl ?? '');
+		return { ledger: ledgerFor(service, String(credentials.apiKey ?? ''), limits), run };
 	} catch {
 		return undefined;
 	}

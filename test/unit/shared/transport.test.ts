@@ -1,5 +1,6 @@
 import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
-import { apiRequest, apiRequestFull } from '../../../nodes/shared/transport';
+import { apiRequest, apiRequestFull, keyBudget } from '../../../nodes/shared/transport';
+import type { IAllExecuteFunctions } from 'n8n-workflow';
 import { scriptedContext, type Answer } from '../support/context';
 import { serviceCode } from '../support/serviceCode';
 
@@ -276,4 +277,18 @@ describe('transport', () => {
 			expect(leaks(error, apiKey)).toBe(false);
 		});
 	});
+});
+
+test('one budget ledger per service and key, however the Base URL is typed', async () => {
+	const ledgerOf = async (baseUrl: string, apiKey = 'key-ledger-typed') => {
+		const ctx = { getCredentials: async () => ({ apiKey, baseUrl }) } as unknown as IAllExecuteFunctions;
+		return (await keyBudget(ctx, 0))?.ledger;
+	};
+	const typed = await ledgerOf('https://api.example.com/v1');
+	expect(typed).toBeDefined();
+	for (const same of ['https://api.example.com/v1/', ' https://API.example.com/v1// ', 'HTTPS://api.example.com:443/v1']) {
+		expect(await ledgerOf(same)).toBe(typed);
+	}
+	expect(await ledgerOf('https://api.example.com/other/v1')).not.toBe(typed);
+	expect(await ledgerOf('https://api.example.com/v1', 'another-key')).not.toBe(typed);
 });
