@@ -3,7 +3,7 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { classifyAddress, kindText } from './ipAddress';
 import { detectFileType, fileNameOf, HEAD_BYTES } from './mediaFiles';
 import { mediaRequest, mediaUrlProblem, planHop, remoteAddress, type Hop, type ResolveHost } from './mediaUrl';
-import { isEmptyValue, isObject, nonBlankText } from './utils';
+import { headerValue, isEmptyValue, isObject, nonBlankText } from './utils';
 
 // A post's media as files: which media, the rules for their URLs, and the download itself with the network passed
 // in. A post's media URLs are written by whoever posted, and the download runs inside the user's network: a media
@@ -121,12 +121,6 @@ const REDIRECTS = [301, 302, 303, 307, 308];
 function sizeText(bytes: number): string {
 	const mb = 1024 * 1024;
 	return bytes >= mb ? `${Math.round((bytes / mb) * 100) / 100} MB` : `${bytes} bytes`;
-}
-
-function header(headers: Record<string, unknown>, name: string): string | undefined {
-	const found = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-	const value = Array.isArray(found) ? found[0] : found;
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 
 /** Stops reading a body that is not read to its end (a stream left open keeps its connection). */
@@ -262,7 +256,7 @@ export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium
 				throw fail(url, reason, ADDRESS_HELP);
 			}
 		}
-		const location = header(answer.headers, 'location');
+		const location = headerValue(answer.headers, 'location');
 		if (REDIRECTS.includes(answer.statusCode) && location !== undefined) {
 			discard(answer.body);
 			const next = URL.canParse(location, url) ? new URL(location, url).href : location;
@@ -277,7 +271,7 @@ export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium
 		}
 		const tooBig = () =>
 			fail(url, `the file is larger than ${sizeText(options.maxBytes)}`, 'Raise "Max File Size (MB)" under Options to download larger files.');
-		const declared = Number(header(answer.headers, 'content-length'));
+		const declared = Number(headerValue(answer.headers, 'content-length'));
 		if (Number.isFinite(declared) && declared > options.maxBytes) {
 			discard(answer.body);
 			throw tooBig();
@@ -299,7 +293,7 @@ export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium
 			throw fail(url, `the file is not an image or a video: ${looks}`, TYPE_HELP);
 		}
 		const fallback = `post-${options.postId}-${medium.index ?? 'avatar'}`;
-		const fileName = fileNameOf(header(answer.headers, 'content-disposition'), url, type.extension, fallback);
+		const fileName = fileNameOf(headerValue(answer.headers, 'content-disposition'), url, type.extension, fallback);
 		return { bytes, fileName, mimeType: type.mimeType, url };
 	}
 }

@@ -3,6 +3,8 @@
  * sends them, they win): read once here for the key's budget and for the wait after a 429.
  */
 
+import { headerValue } from './utils';
+
 /** What the service said in its `X-RateLimit-*` headers about one window. */
 export interface Told {
 	limit: number;
@@ -14,13 +16,6 @@ export interface Told {
 	 * counted the request, which lies between when it was sent and when its answer was read.
 	 */
 	resetAfter: number;
-}
-
-/** A response header by name, whatever its case; the first value of a repeated one. */
-export function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-	if (Array.isArray(value)) return String(value[0]);
-	return value === undefined || value === null ? undefined : String(value);
 }
 
 /** A number a rate-limit header holds, or undefined. */

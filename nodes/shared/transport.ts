@@ -14,7 +14,7 @@ import { checkBaseUrl } from './baseUrl';
 import { BudgetLedger, DEFAULT_LIMITS, duration, ledgerFor, planText, type KeyLimits } from './budget';
 import { CREDENTIAL_NAME } from './constants';
 import { apiError, apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
-import { isEmptyValue, plural } from './utils';
+import { headerValue, isEmptyValue, plural } from './utils';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
@@ -24,7 +24,6 @@ import {
 	type AttemptOutcome,
 	type RetryPolicy,
 } from './retry';
-import { headerValue } from './rateLimitHeaders';
 import { validOrThrow } from './refusal';
 import { BUDGET_WAIT_FIELD, MAX_RETRY_WAIT_FIELD } from './requestOptions';
 

@@ -51,3 +51,10 @@ export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit:
 	map.set(key, value);
 	if (map.size > limit) map.delete(map.keys().next().value as string);
 }
+
+/** A response header by name, whatever its case; the first value of a repeated one; nothing when it holds no text. */
+export function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
+	const found = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+	const value = Array.isArray(found) ? found[0] : found;
+	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}

@@ -1,4 +1,4 @@
-import { headerValue, spentWindowReset, toldLimits } from '../../../nodes/shared/rateLimitHeaders';
+import { spentWindowReset, toldLimits } from '../../../nodes/shared/rateLimitHeaders';
 
 describe('toldLimits', () => {
 	test('headers read in any case, the reset as seconds or as a Unix time; incomplete or unreadable ones are ignored', () => {
@@ -24,11 +24,4 @@ describe('spentWindowReset (a 429)', () => {
 		expect(spentWindowReset('0', 'soon', now)).toBeUndefined();
 		expect(spentWindowReset('0', undefined, now)).toBeUndefined();
 	});
-});
-
-test('headerValue: by name in any case, the first of a repeated header', () => {
-	expect(headerValue({ 'Retry-After': '3' }, 'retry-after')).toBe('3');
-	expect(headerValue({ 'x-ratelimit-reset': ['5', '9'] }, 'x-ratelimit-reset')).toBe('5');
-	expect(headerValue({ 'x-ratelimit-reset': null }, 'x-ratelimit-reset')).toBeUndefined();
-	expect(headerValue({}, 'location')).toBeUndefined();
 });

@@ -1,4 +1,4 @@
-import { idValue, isDigits, isEmptyValue, isObject, keepRecent, nonBlankText, plural, recordKey } from '../../../nodes/shared/utils';
+import { headerValue, idValue, isDigits, isEmptyValue, isObject, keepRecent, nonBlankText, plural, recordKey } from '../../../nodes/shared/utils';
 
 describe('general helpers', () => {
 	test('isObject: a JSON object, not null, not an array', () => {
@@ -62,4 +62,13 @@ describe('general helpers', () => {
 			['c', 4],
 		]);
 	});
+});
+
+test('headerValue: by name in any case, the first of a repeated header, nothing that is not text', () => {
+	expect(headerValue({ 'Retry-After': '3' }, 'retry-after')).toBe('3');
+	expect(headerValue({ 'x-ratelimit-reset': ['5', '9'] }, 'x-ratelimit-reset')).toBe('5');
+	expect(headerValue({ 'content-length': 42 }, 'content-length')).toBe('42');
+	expect(headerValue({ 'x-ratelimit-reset': null }, 'x-ratelimit-reset')).toBeUndefined();
+	expect(headerValue({ location: { href: 'http://127.0.0.1/' } }, 'location')).toBeUndefined();
+	expect(headerValue({}, 'location')).toBeUndefined();
 });
