@@ -8,8 +8,11 @@
  * every delivery acted on once; no delivery answered 5xx (a 503 would count towards the failures
  * after which the service disables the subscription); no execution still running 60 s after a
  * round's last answer, none failed; n8n's peak memory during the Trigger's rounds within 1.5x of
- * the Webhook node's (after each side's first 1,000); the Trigger's last 1,000 processed at least
- * 0.87x as fast as its first 1,000. The Trigger's rate over the whole burst against the Webhook
+ * the Webhook node's (after each side's first 1,000); the Trigger's last 1,000 against its second
+ * 1,000 at least 0.87x of what the Webhook node's last 1,000 did against its second (so that n8n's
+ * first minutes and the machine's own drift during the run, which move both sides, do not count;
+ * the Trigger remembers 1,000 deliveries at the start of the one and 4,000 at the start of the
+ * other). The Trigger's rate over the whole burst against the Webhook
  * node's is printed, not held to a bound: its check in n8n's database costs a tenth to a fifth of
  * the Webhook node's rate (bench/README.md, "Webhook performance").
  *
@@ -135,13 +138,26 @@ for (const settings of SETTINGS.filter((s) => CHOSEN === undefined || CHOSEN ===
 			// side that goes first would carry it: each side's first 1,000 is left out of the memory comparison.
 			const peak = (rounds: BurstBlock[]) => combined(rounds.slice(rounds.length > roundsPerBlock ? roundsPerBlock : 0)).peakRssKb;
 			const memory = peak(oursRounds) / peak(plainRounds);
-			const lastVsFirst = combined(oursRounds.slice(-roundsPerBlock)).perSecond / combined(oursRounds.slice(0, roundsPerBlock)).perSecond;
+			// The last 1,000 against an earlier 1,000, each side's own, and the Trigger's against the Webhook
+			// node's: a machine that slows down or speeds up during the run moves both sides alike (seen: both
+			// at 0.83x to 0.87x of their first 1,000), what the Trigger's memory of deliveries costs moves it
+			// alone. The earlier 1,000 is the second where there are three or more: in the first, n8n has just
+			// started, and the side that goes first in each round (the Webhook node) carries more of that.
+			const reference = BURST / BLOCK >= 3 ? 1 : 0;
+			const lastVsFirst = (rounds: BurstBlock[]) =>
+				combined(rounds.slice(-roundsPerBlock)).perSecond /
+				combined(rounds.slice(reference * roundsPerBlock, (reference + 1) * roundsPerBlock)).perSecond;
+			const slowdown = lastVsFirst(oursRounds) / lastVsFirst(plainRounds);
+			const span = `${reference * BLOCK + 1}–${(reference + 1) * BLOCK}`;
 			const rate = combined(oursRounds).perSecond / combined(plainRounds).perSecond;
 			log(
-				`peak RSS ${Math.round(peak(oursRounds) / 1024)} MiB against ${Math.round(peak(plainRounds) / 1024)} MiB (${memory.toFixed(2)}x); Trigger's last ${BLOCK} ${lastVsFirst.toFixed(2)}x as fast as its first ${BLOCK}; Trigger's rate ${rate.toFixed(2)}x the Webhook node's`,
+				`peak RSS ${Math.round(peak(oursRounds) / 1024)} MiB against ${Math.round(peak(plainRounds) / 1024)} MiB (${memory.toFixed(2)}x); last ${BLOCK} against deliveries ${span}: Trigger ${lastVsFirst(oursRounds).toFixed(2)}x, Webhook node ${lastVsFirst(plainRounds).toFixed(2)}x (the Trigger's ${slowdown.toFixed(2)}x the Webhook node's); Trigger's rate ${rate.toFixed(2)}x the Webhook node's`,
 			);
 			assert.ok(memory <= 1.5, `n8n's peak memory under the Trigger's burst is ${memory.toFixed(2)}x the Webhook node's (at most 1.5x)`);
-			assert.ok(lastVsFirst >= 0.87, `the Trigger's last ${BLOCK} went ${lastVsFirst.toFixed(2)}x as fast as its first ${BLOCK} (at least 0.87x)`);
+			assert.ok(
+				slowdown >= 0.87,
+				`the Trigger's last ${BLOCK} against its deliveries ${span} went ${slowdown.toFixed(2)}x as fast as the Webhook node's did (at least 0.87x)`,
+			);
 		});
 	});
 }
