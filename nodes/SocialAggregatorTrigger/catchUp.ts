@@ -2,6 +2,7 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
+import { deliveriesPath, redeliveryPath } from '../shared/deliveryLog';
 import { collectPages, readPagesUntil } from '../shared/pages';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
 import { caughtUpDelivery, createdAt, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
@@ -55,10 +56,6 @@ async function readPages(
 	return { ...(await readPagesUntil(fetchPage, enough, MAX_PAGES_READ)), missing };
 }
 
-function logPath(subscriptionId: string): string {
-	return `/webhooks/${encodeURIComponent(subscriptionId)}/deliveries`;
-}
-
 /**
  * Asks the service to send each delivery again, oldest first, the next once the log shows the one before sent (within
  * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One it cannot send is
@@ -68,7 +65,7 @@ async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: st
 	let sent = 0;
 	const until = Date.now() + REDELIVERY_WAIT_MS;
 	for (const id of ids) {
-		const path = `${logPath(subscriptionId)}/${encodeURIComponent(id)}/redeliver`;
+		const path = redeliveryPath(subscriptionId, id);
 		const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
 		if (answer.statusCode >= 400) {
 			notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
@@ -85,7 +82,7 @@ async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: st
  * one page; a service that ignores the filter answers every entry, read here as well.
  */
 async function stillPending(ctx: IExecuteFunctions, subscriptionId: string, id: string): Promise<boolean> {
-	const { records } = await readPages(ctx, logPath(subscriptionId), () => false, { status: 'pending' });
+	const { records } = await readPages(ctx, deliveriesPath(subscriptionId), () => false, { status: 'pending' });
 	return readLog(records).some((entry) => entry.id === id && entry.state === 'pending');
 }
 
@@ -114,7 +111,7 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	// The span is counted on the service's clock: back from when the test delivery occurred.
 	const floor = request.kick.at - request.spanDays * 86_400_000;
 	const notes: string[] = [];
-	const log = await readPages(ctx, logPath(request.subscriptionId), (page) =>
+	const log = await readPages(ctx, deliveriesPath(request.subscriptionId), (page) =>
 		page.every((record) => Date.parse(String(record.created_at)) < floor),
 	);
 	if (log.missing) {

@@ -93,13 +93,22 @@ function assertDeliverableUrl(ctx: IHookFunctions, url: string): void {
 	});
 }
 
+function subscriptionPath(id: string): string {
+	return `/webhooks/${encodeURIComponent(id)}`;
+}
+
 /** Deletes a subscription; one already gone (404) counts as deleted. */
 async function deleteSubscription(ctx: IHookFunctions, id: string): Promise<void> {
-	await apiRequestFull.call(ctx, {
-		method: 'DELETE',
-		path: `/webhooks/${encodeURIComponent(id)}`,
-		acceptStatuses: [404],
-	});
+	await apiRequestFull.call(ctx, { method: 'DELETE', path: subscriptionPath(id), acceptStatuses: [404] });
+}
+
+/** Asks the service for a test delivery to subscription `id`; a refusal is logged as `what` could not be requested. */
+async function requestTestDelivery(ctx: IHookFunctions, id: string, what: string): Promise<void> {
+	try {
+		await apiRequest.call(ctx, { method: 'POST', path: `${subscriptionPath(id)}/test` });
+	} catch (error) {
+		ctx.logger.warn(`Social Aggregator Trigger: ${what} could not be requested: ${(error as Error).message}`);
+	}
 }
 
 /** One page of the subscriptions (`GET /webhooks`). */
@@ -134,7 +143,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const stored = storedSubscriptions(ctx)[slot];
 	if (!stored?.id) return false;
 	const id = String(stored.id);
-	const request = { method: 'GET' as const, path: `/webhooks/${encodeURIComponent(id)}`, acceptStatuses: [404] };
+	const request = { method: 'GET' as const, path: subscriptionPath(id), acceptStatuses: [404] };
 	const read = await apiRequestChecked(ctx, request, (body, at) =>
 		at.statusCode === 404 ? undefined : (objectAnswer(body, at) as WebhookSubscription),
 	);
@@ -161,8 +170,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 
 /** Sets a subscription's status; false when the service refuses (one that takes no `status` in a PATCH). */
 async function setStatus(ctx: IHookFunctions, id: string, status: 'active' | 'paused'): Promise<boolean> {
-	const path = `/webhooks/${encodeURIComponent(id)}`;
-	const answer = await apiRequestFull.call(ctx, { method: 'PATCH', path, body: { status }, acceptStatuses: [400, 404, 422] });
+	const answer = await apiRequestFull.call(ctx, { method: 'PATCH', path: subscriptionPath(id), body: { status }, acceptStatuses: [400, 404, 422] });
 	return answer.statusCode < 400;
 }
 
@@ -174,14 +182,7 @@ async function setStatus(ctx: IHookFunctions, id: string, status: 'active' | 'pa
 async function reEnable(ctx: IHookFunctions, id: string, status: string): Promise<boolean> {
 	if (!(await setStatus(ctx, id, 'active'))) return false;
 	ctx.logger.info(`Social Aggregator Trigger: subscription ${id} was ${status}; set active again`);
-	if (catchUpDays(options(ctx).catchUpDays) === 0) return true;
-	try {
-		await apiRequest.call(ctx, { method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` });
-	} catch (error) {
-		ctx.logger.warn(
-			`Social Aggregator Trigger: the test delivery that starts the catch-up could not be requested: ${(error as Error).message}`,
-		);
-	}
+	if (catchUpDays(options(ctx).catchUpDays) > 0) await requestTestDelivery(ctx, id, 'the test delivery that starts the catch-up');
 	return true;
 }
 
@@ -227,15 +228,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	keepRecent(secretsRegisteredHere, `${triggerKey(ctx)}:${slot}`, created.secret, SECRETS_KEPT);
 
 	// A test delivery gives the editor a sample event without waiting; without it, real events still arrive.
-	if (test) {
-		try {
-			await apiRequest.call(ctx, { method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` });
-		} catch (error) {
-			ctx.logger.warn(
-				`Social Aggregator Trigger: the test delivery could not be requested: ${(error as Error).message}`,
-			);
-		}
-	}
+	if (test) await requestTestDelivery(ctx, id, 'the test delivery');
 	return true;
 }
 

@@ -12,8 +12,13 @@ import { apiRequestChecked, apiRequestFull } from './transport';
 export const DELIVERY_STATUSES = ['failed', 'pending', 'succeeded'] as const;
 
 /** The path of a subscription's delivery log. */
-function deliveriesPath(webhookId: string): string {
+export function deliveriesPath(webhookId: string): string {
 	return `/webhooks/${encodeURIComponent(webhookId)}/deliveries`;
+}
+
+/** The path that asks for one delivery of the log again. */
+export function redeliveryPath(webhookId: string, deliveryId: string): string {
+	return `${deliveriesPath(webhookId)}/${encodeURIComponent(deliveryId)}/redeliver`;
 }
 
 interface LookupOptions {

@@ -133,9 +133,9 @@ for (const settings of SETTINGS.filter((s) => CHOSEN === undefined || CHOSEN ===
 			const filter = encodeURIComponent(JSON.stringify({ workflowId: oursId, status: NOT_SUCCEEDED }));
 			const leftBehind = (await n8n.rest<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count;
 			assert.equal(leftBehind, 0, 'the Trigger left executions behind that did not succeed (failed, or never finished)');
-			// Peak memory, and the last 1,000 against the first 1,000: ratios within this run. n8n's RSS
-			// in the minutes after its start is above its steady state (seen: 1.2 GiB, then 0.7), and the
-			// side that goes first would carry it: each side's first 1,000 is left out of the memory comparison.
+			// Peak memory: a ratio within this run. n8n's RSS in the minutes after its start is above its
+			// steady state (seen: 1.2 GiB, then 0.7), and the side that goes first would carry it: each
+			// side's first 1,000 is left out of the memory comparison.
 			const peak = (rounds: BurstBlock[]) => combined(rounds.slice(rounds.length > roundsPerBlock ? roundsPerBlock : 0)).peakRssKb;
 			const memory = peak(oursRounds) / peak(plainRounds);
 			// The last 1,000 against an earlier 1,000, each side's own, and the Trigger's against the Webhook
@@ -144,14 +144,14 @@ for (const settings of SETTINGS.filter((s) => CHOSEN === undefined || CHOSEN ===
 			// alone. The earlier 1,000 is the second where there are three or more: in the first, n8n has just
 			// started, and the side that goes first in each round (the Webhook node) carries more of that.
 			const reference = BURST / BLOCK >= 3 ? 1 : 0;
-			const lastVsFirst = (rounds: BurstBlock[]) =>
+			const lastVsEarlier = (rounds: BurstBlock[]) =>
 				combined(rounds.slice(-roundsPerBlock)).perSecond /
 				combined(rounds.slice(reference * roundsPerBlock, (reference + 1) * roundsPerBlock)).perSecond;
-			const slowdown = lastVsFirst(oursRounds) / lastVsFirst(plainRounds);
+			const slowdown = lastVsEarlier(oursRounds) / lastVsEarlier(plainRounds);
 			const span = `${reference * BLOCK + 1}–${(reference + 1) * BLOCK}`;
 			const rate = combined(oursRounds).perSecond / combined(plainRounds).perSecond;
 			log(
-				`peak RSS ${Math.round(peak(oursRounds) / 1024)} MiB against ${Math.round(peak(plainRounds) / 1024)} MiB (${memory.toFixed(2)}x); last ${BLOCK} against deliveries ${span}: Trigger ${lastVsFirst(oursRounds).toFixed(2)}x, Webhook node ${lastVsFirst(plainRounds).toFixed(2)}x (the Trigger's ${slowdown.toFixed(2)}x the Webhook node's); Trigger's rate ${rate.toFixed(2)}x the Webhook node's`,
+				`peak RSS ${Math.round(peak(oursRounds) / 1024)} MiB against ${Math.round(peak(plainRounds) / 1024)} MiB (${memory.toFixed(2)}x); last ${BLOCK} against deliveries ${span}: Trigger ${lastVsEarlier(oursRounds).toFixed(2)}x, Webhook node ${lastVsEarlier(plainRounds).toFixed(2)}x (the Trigger's ${slowdown.toFixed(2)}x the Webhook node's); Trigger's rate ${rate.toFixed(2)}x the Webhook node's`,
 			);
 			assert.ok(memory <= 1.5, `n8n's peak memory under the Trigger's burst is ${memory.toFixed(2)}x the Webhook node's (at most 1.5x)`);
 			assert.ok(
