@@ -266,8 +266,10 @@ export class SocialAggregatorTrigger implements INodeType {
 		try {
 			if (signal) items.push(...(await caughtUpItems(this, signal, signalAt)));
 			// A delivery this process received is checked here alone: no other process can be checking it.
-			const tieBreak = (checked: string[]) => checked.some((id) => !receivedHere(key, id));
-			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, tieBreak);
+			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
+				receivedHere: (id) => receivedHere(key, id),
+				warn: (message) => this.logger.warn(message),
+			});
 			if (duplicates.length > 0) {
 				this.logger.info(
 					`Social Aggregator Trigger: deliveries ${duplicates.join(', ')} were acted on before; their items are not passed on`,

@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { keepRecent } from '../shared/utils';
 import { idText } from './deliveryId';
 
 /**
@@ -126,14 +127,13 @@ async function checkInTurn(store: ProcessedStore, key: string, keys: string[]): 
  * random waits let one of two executions that both found an id new go on, and put back ids another
  * process's write dropped.
  */
-async function claimDeliveries(
+async function claimInDatabase(
 	store: ProcessedStore,
 	key: string,
-	ids: Array<string | undefined>,
-	random: () => number = Math.random,
-	tieBreak = true,
+	unique: string[],
+	random: () => number,
+	tieBreak: boolean,
 ): Promise<Set<string>> {
-	const unique = [...new Set(ids)].filter((id): id is string => id !== undefined);
 	if (unique.length === 0) return new Set();
 	const seen = await checkInTurn(store, key, unique.map(deliveryKey));
 	let claimed = new Set(unique.filter((id) => !seen.has(deliveryKey(id))));
@@ -145,25 +145,171 @@ async function claimDeliveries(
 	return claimed;
 }
 
+/**
+ * A trigger's deliveries claimed in this process's memory (n8n's regular mode), recorded in n8n's
+ * database by a write that follows rather than precedes the execution (docs/exactly-once.md).
+ */
+interface Claims {
+	/** This process's clock when the claims began: every delivery acted on here since is below. */
+	since: number;
+	/** Claimed ids with when they occurred (the service's clock, ms), oldest claim first. */
+	occurred: Map<string, number>;
+	/** Claimed ids whose record is not yet handed to a write. */
+	pending: Set<string>;
+	store?: ProcessedStore;
+	warn?: (message: string) => void;
+	lastWrite: number;
+	/** A write is waiting for its turn. */
+	scheduled: boolean;
+}
+
+/**
+ * A delivery signed as occurring this long after its trigger's claims began here: no earlier process
+ * can have acted on it. The margin is for the service's clock running ahead of n8n's.
+ */
+const CLOCK_MARGIN_MS = 30_000;
+
+/** Claims kept per trigger; dropping one moves `since` past it, so its copies are checked in the database. */
+const CLAIMS_KEPT = 2_000;
+
+/** Triggers a process keeps claims for, the least recently used dropped first (their records are still written). */
+const TRIGGERS_WITH_CLAIMS = 100;
+
+/** At most one write of claimed records per trigger in this span; after a quiet span, at once. */
+const WRITE_SPACING_MS = 1_000;
+
+const claimsHere = new Map<string, Claims>();
+
+function claimsOf(key: string, now: number): Claims {
+	const known = claimsHere.get(key);
+	if (!known && claimsHere.size >= TRIGGERS_WITH_CLAIMS) {
+		// The trigger about to be dropped: its records go to a write now, before a copy can be checked without them.
+		const [droppedKey, dropped] = claimsHere.entries().next().value as [string, Claims];
+		writePending(droppedKey, dropped);
+	}
+	const claims = known ?? { since: now, occurred: new Map(), pending: new Set(), lastWrite: 0, scheduled: false };
+	keepRecent(claimsHere, key, claims, TRIGGERS_WITH_CLAIMS);
+	return claims;
+}
+
+function claimHere(claims: Claims, id: string, occurredAt: number): void {
+	claims.occurred.set(id, occurredAt);
+	claims.pending.add(id);
+	while (claims.occurred.size > CLAIMS_KEPT) {
+		const [oldest, at] = claims.occurred.entries().next().value as [string, number];
+		claims.occurred.delete(oldest);
+		claims.since = Math.max(claims.since, at);
+	}
+}
+
+/**
+ * Hands the pending records to one write, queued with the trigger's database checks, so a check
+ * queued after it sees them; a write that fails is logged.
+ */
+function writePending(key: string, claims: Claims): void {
+	const { store } = claims;
+	if (!store || claims.pending.size === 0) return;
+	const ids = [...claims.pending];
+	claims.pending.clear();
+	claims.lastWrite = Date.now();
+	checkInTurn(store, key, ids.map(deliveryKey)).then(
+		() => scheduleWrite(key, claims),
+		(error: unknown) => {
+			const reason = error instanceof Error ? error.message : String(error);
+			claims.warn?.(
+				`Social Aggregator Trigger: the records of deliveries ${ids.join(', ')} could not be written to n8n's database (${reason}); a copy of one arriving after n8n restarts would run again`,
+			);
+			scheduleWrite(key, claims);
+		},
+	);
+}
+
+/** At most one write per trigger in WRITE_SPACING_MS: at once after a quiet span, else when the span is over. */
+function scheduleWrite(key: string, claims: Claims): void {
+	if (claims.scheduled || claims.pending.size === 0) return;
+	claims.scheduled = true;
+	void sleep(Math.max(0, claims.lastWrite + WRITE_SPACING_MS - Date.now())).then(() => {
+		claims.scheduled = false;
+		writePending(key, claims);
+	});
+}
+
+/** How firstTimeItems decides where a delivery is checked. */
+export interface CheckPlace {
+	/** Whether this process received delivery `id` and runs its execution (n8n's regular mode). */
+	receivedHere?: (id: string) => boolean;
+	/** Spreads the waits of the tie-break rounds. */
+	random?: () => number;
+	now?: () => number;
+	/** Where a failed write of claimed records is reported. */
+	warn?: (message: string) => void;
+}
+
+/**
+ * Ids no execution acted on before, each claimed once. A delivery this process received, signed as
+ * occurring well after its trigger's claims began here, is claimed in memory and its record written
+ * right after (no earlier process can hold it); every other one is checked in n8n's database first.
+ */
+async function claimDeliveries(
+	store: ProcessedStore,
+	key: string,
+	ids: Array<string | undefined>,
+	occurredAt: Map<string, number>,
+	place: CheckPlace,
+): Promise<Set<string>> {
+	const unique = [...new Set(ids)].filter((id): id is string => id !== undefined);
+	const here = place.receivedHere ?? (() => false);
+	const now = (place.now ?? Date.now)();
+	const local = unique.some((id) => here(id) && occurredAt.has(id)) ? claimsOf(key, now) : claimsHere.get(key);
+	const claimed = new Set<string>();
+	const toCheck: string[] = [];
+	for (const id of unique) {
+		const at = occurredAt.get(id);
+		if (local && (local.occurred.has(id) || local.pending.has(id))) continue;
+		if (local && here(id) && at !== undefined && at > local.since + CLOCK_MARGIN_MS) {
+			claimHere(local, id, at);
+			claimed.add(id);
+		} else toCheck.push(id);
+	}
+	if (local && claimed.size > 0) {
+		local.store = store;
+		local.warn = place.warn;
+		scheduleWrite(key, local);
+	}
+	const tieBreak = toCheck.some((id) => !here(id));
+	for (const id of await claimInDatabase(store, key, toCheck, place.random ?? Math.random, tieBreak)) claimed.add(id);
+	return claimed;
+}
+
 /** The delivery an item of the trigger came from: `event_id` on a post's item, else the delivery's `id`. */
 export function itemDeliveryId(json: IDataObject): string | undefined {
 	return idText('event_id' in json ? json.event_id : json.id);
 }
 
+/** When the delivery of an item occurred, as it was signed (`occurred_at`), in ms; `undefined` when unknown. */
+function itemOccurredAt(json: IDataObject): number | undefined {
+	const at = typeof json.occurred_at === 'string' ? Date.parse(json.occurred_at) : NaN;
+	return Number.isNaN(at) ? undefined : at;
+}
+
 /**
  * The items of deliveries no execution has acted on yet, with pairedItem (an item's own, else its
- * index); items without a delivery id pass. `random` spreads the waits of the tie-break rounds.
+ * index); items without a delivery id pass.
  */
 export async function firstTimeItems(
 	items: INodeExecutionData[],
 	store: ProcessedStore,
 	key: string,
-	tieBreak: (ids: string[]) => boolean = () => true,
-	random: () => number = Math.random,
+	place: CheckPlace = {},
 ): Promise<{ items: INodeExecutionData[]; duplicates: string[] }> {
 	const ids = items.map((item) => itemDeliveryId(item.json));
-	const known = ids.filter((id): id is string => id !== undefined);
-	const claimed = await claimDeliveries(store, key, ids, random, tieBreak(known));
+	const occurredAt = new Map<string, number>();
+	items.forEach((item, index) => {
+		const id = ids[index];
+		const at = itemOccurredAt(item.json);
+		if (id !== undefined && at !== undefined && !occurredAt.has(id)) occurredAt.set(id, at);
+	});
+	const claimed = await claimDeliveries(store, key, ids, occurredAt, place);
 	const isCopy = (id: string | undefined): id is string => id !== undefined && !claimed.has(id);
 	const kept = items.flatMap((item, index) => {
 		if (isCopy(ids[index])) return [];

@@ -3,7 +3,8 @@
  * webhook with the fake service on activation; a feed sync delivers one signed `post.created`,
  * which runs the workflow exactly once, with the delivered posts as items, however often the
  * service retries it, also after n8n restarts between the delivery and its retry (the node
- * after the trigger acts once); a forged or unsigned delivery is refused with 401 and runs nothing;
+ * after the trigger acts once), also for a delivery its execution did not wait on n8n's database
+ * for; a forged or unsigned delivery is refused with 401 and runs nothing;
  * a delivery that starts the workflow is answered `{"received":true,"id":…}` as JSON.
  */
 import assert from 'node:assert/strict';
@@ -122,6 +123,30 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		assert.equal(pins(fake).length, 3, 'a post was pinned again after the restart');
 	});
 
+	it('acts once on a delivery claimed in memory (it occurred well after the trigger began here), retried after a restart', async () => {
+		const fake = ctx.backend.fake!;
+		// More than 30 s (the margin for the service's clock) after this process's first execution of the
+		// trigger, by a service clock in step with n8n's: the delivery's execution does not wait for n8n's database.
+		await sleep(31_000);
+		fake.control.clock.set(new Date());
+		const pinned = pins(fake).length;
+		fake.control.syncFeed(SEEDED.feeds.brandMentions, { newPosts: 2, sourceId: SEEDED.sources.twitterAcme });
+		await fake.control.webhooks.settle();
+		const delivery = fake.control.webhooks.deliveries({ event: 'post.created' }).filter((d) => d.url === url()).at(-1)!;
+		assert.deepEqual(delivery.attempts.map((attempt) => attempt.status), [200]);
+		await ctx.n8n.waitForExecutions(workflowId, 3);
+		assert.equal(pins(fake).length, pinned + 2);
+		// n8n stops as soon as that execution is done: the record written after it must be in the database.
+		const port = ctx.n8n.port;
+		await ctx.n8n.stop();
+		await ctx.n8n.start({ port, webhooks: [webhookPath(trigger, 'On New Posts')] });
+		await fake.control.webhooks.redeliver(delivery.id);
+		await fake.control.webhooks.settle();
+		const executions = await ctx.n8n.waitForExecutions(workflowId, 4);
+		assert.deepEqual((await ctx.n8n.execution(executions[0].id)).items('On New Posts'), []);
+		assert.equal(pins(fake).length, pinned + 2, 'a post was pinned again after the restart');
+	});
+
 	it('refuses a forged delivery with 401 and runs nothing', async () => {
 		const fake = ctx.backend.fake!;
 		const forged = await fake.control.webhooks.deliver({ url: url(), event: 'post.created', signature: `sha256=${'0'.repeat(64)}` });
@@ -129,7 +154,7 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		const unsigned = await fake.control.webhooks.deliver({ url: url(), event: 'post.created', signature: null });
 		assert.equal(unsigned.status, 401);
 		await sleep(1000);
-		assert.equal((await ctx.n8n.executions(workflowId)).length, 2, 'a forged delivery ran the workflow');
+		assert.equal((await ctx.n8n.executions(workflowId)).length, 4, 'a forged delivery ran the workflow');
 	});
 
 	it('answers a delivery that starts the workflow with JSON naming it (application/json)', async () => {
@@ -141,6 +166,6 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 		assert.equal(status, 200, text);
 		assert.match(contentType, /^application\/json/);
 		assert.deepEqual(JSON.parse(text), { received: true, id });
-		await ctx.n8n.waitForExecutions(workflowId, 3);
+		await ctx.n8n.waitForExecutions(workflowId, 5);
 	});
 });

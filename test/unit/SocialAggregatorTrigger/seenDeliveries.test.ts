@@ -47,7 +47,7 @@ const items = (list: Array<string | undefined>): INodeExecutionData[] =>
 
 /** The deliveries of `list` that firstTimeItems lets through as new; `random` spreads the tie-break rounds. */
 async function claimDeliveries(store: ProcessedStore, key: string, list: string[], random = Math.random, tieBreak = true): Promise<Set<string>> {
-	const { items: kept } = await firstTimeItems(items(list), store, key, () => tieBreak, random);
+	const { items: kept } = await firstTimeItems(items(list), store, key, { receivedHere: () => !tieBreak, random });
 	return new Set(kept.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined));
 }
 
@@ -142,5 +142,103 @@ describe('exactly once over n8n processed data', () => {
 		expect(itemDeliveryId({ id: 'dlv_2', event: 'x' })).toBe('dlv_2');
 		expect(itemDeliveryId({ id: 7 })).toBe('7');
 		expect(itemDeliveryId({ message: 'none' })).toBeUndefined();
+	});
+});
+
+describe('deliveries claimed in memory, recorded right after (n8n regular mode)', () => {
+	const T0 = Date.parse('2026-11-27T10:00:00Z');
+	const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+	const delivered = (list: Array<[string, number]>): INodeExecutionData[] =>
+		list.map(([id, seconds]) => ({ json: { event_id: id, occurred_at: at(seconds) } }));
+	const regular = { receivedHere: () => true, now: () => T0 };
+
+	/** Waits until `done` holds, for a write that follows the execution. */
+	async function until(done: () => boolean): Promise<void> {
+		for (let waited = 0; !done(); waited += 10) {
+			if (waited > 5000) throw new Error('timed out');
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		}
+	}
+
+	it('checks a delivery in the database first until it occurred well after the claims began', async () => {
+		const row = new Row();
+		// The first execution begins the claims; a delivery of that instant may have reached an earlier process.
+		const early = await firstTimeItems(delivered([['early', 0]]), row.store(), 'mem-early', regular);
+		expect(early.items).toHaveLength(1);
+		expect(row.writes).toBe(1);
+		const copy = await firstTimeItems(delivered([['early', 0]]), row.store(), 'mem-early', regular);
+		expect(copy.duplicates).toEqual(['early']);
+		expect(row.writes).toBe(2);
+		// 20 s after: within the margin for the service's clock running ahead of n8n's.
+		expect((await firstTimeItems(delivered([['soon', 20]]), row.store(), 'mem-early', regular)).items).toHaveLength(1);
+		expect(row.writes).toBe(3);
+	});
+
+	it('claims a later delivery without waiting for the database, and records it in one write with those beside it', async () => {
+		const row = new Row();
+		const store = row.store();
+		await firstTimeItems(delivered([['first', 0]]), store, 'mem-later', regular);
+		expect(row.writes).toBe(1);
+		const results = await Promise.all(
+			(['a', 'b', 'c', 'a'] as const).map(async (id) => await firstTimeItems(delivered([[id, 31]]), store, 'mem-later', regular)),
+		);
+		expect(results.map((result) => result.items.length)).toEqual([1, 1, 1, 0]);
+		// Claimed before any write: the execution did not wait for one.
+		expect(row.writes).toBe(1);
+		await until(() => row.writes === 2);
+		expect(ids(row)).toEqual(['a', 'b', 'c', 'first']);
+		// A copy later is dropped from memory, with no read of the database.
+		expect((await firstTimeItems(delivered([['b', 31]]), store, 'mem-later', regular)).duplicates).toEqual(['b']);
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		expect(row.writes).toBe(2);
+	});
+
+	it('checks in the database a delivery received by another process or with no time, however late it occurred', async () => {
+		const row = new Row();
+		await firstTimeItems(delivered([['begin', 0]]), row.store(), 'mem-elsewhere', regular);
+		const elsewhere = { ...regular, receivedHere: (id: string) => id !== 'remote', random: () => 0 };
+		await firstTimeItems(delivered([['remote', 60]]), row.store(), 'mem-elsewhere', elsewhere);
+		// Checked, then two tie-break rounds: three writes before the execution goes on.
+		expect(row.writes).toBe(4);
+		await firstTimeItems([{ json: { event_id: 'untimed' } }], row.store(), 'mem-elsewhere', regular);
+		expect(row.writes).toBe(5);
+		expect(ids(row)).toEqual(['begin', 'remote', 'untimed']);
+	});
+
+	it('keeps a copy from running once its claim has left memory: its record is in the database by then', async () => {
+		const row = new Row();
+		const store = row.store();
+		await firstTimeItems(delivered([['start', 0]]), store, 'mem-full', regular);
+		const many = Array.from({ length: 2_001 }, (_, n): [string, number] => [`d${n}`, 40 + n / 1000]);
+		const first = await firstTimeItems(delivered(many), store, 'mem-full', regular);
+		expect(first.items).toHaveLength(2_001);
+		// d0 has left the claims kept, but its record is not written yet: a copy now is still held back.
+		expect((await firstTimeItems(delivered([['d0', 40]]), store, 'mem-full', regular)).duplicates).toEqual(['d0']);
+		await until(() => ids(row).length === 2_002);
+		// Now its copy is checked in the database, which holds its record.
+		const writes = row.writes;
+		expect((await firstTimeItems(delivered([['d0', 40]]), store, 'mem-full', regular)).duplicates).toEqual(['d0']);
+		expect(row.writes).toBe(writes + 1);
+		// A claim still kept needs no read.
+		expect((await firstTimeItems(delivered([['d2000', 42]]), store, 'mem-full', regular)).duplicates).toEqual(['d2000']);
+		expect(row.writes).toBe(writes + 1);
+	});
+
+	it('reports a record it could not write, naming the deliveries', async () => {
+		let calls = 0;
+		const failing: ProcessedStore = {
+			checkAndRecord: async (list) => {
+				calls++;
+				if (calls > 1) throw new Error('SQLITE_BUSY: database is locked');
+				return { new: list, processed: [] };
+			},
+		};
+		const warnings: string[] = [];
+		const place = { ...regular, warn: (message: string) => warnings.push(message) };
+		await firstTimeItems(delivered([['one', 0]]), failing, 'mem-failing', place);
+		expect((await firstTimeItems(delivered([['two', 45]]), failing, 'mem-failing', place)).items).toHaveLength(1);
+		await until(() => warnings.length === 1);
+		expect(warnings[0]).toContain('deliveries two could not be written');
+		expect(warnings[0]).toContain('SQLITE_BUSY');
 	});
 });
