@@ -150,7 +150,11 @@ async function claimInDatabase(
  * database by a write that follows rather than precedes the execution (docs/exactly-once.md).
  */
 interface Claims {
-	/** This process's clock when the claims began: every delivery acted on here since is below. */
+	/**
+	 * Every delivery acted on, here or in an earlier process, that occurred more than CLOCK_MARGIN_MS
+	 * after this is in `occurred` or `pending`: at first when the claims began (this process's clock),
+	 * later the occurrence of the latest claim let go.
+	 */
 	since: number;
 	/** Claimed ids with when they occurred (the service's clock, ms), oldest claim first. */
 	occurred: Map<string, number>;
@@ -177,6 +181,9 @@ const TRIGGERS_WITH_CLAIMS = 100;
 
 /** At most one write of claimed records per trigger in this span; after a quiet span, at once. */
 const WRITE_SPACING_MS = 1_000;
+
+/** Delivery ids a warning names at most. */
+const NAMED_IN_WARNING = 10;
 
 const claimsHere = new Map<string, Claims>();
 
@@ -216,8 +223,9 @@ function writePending(key: string, claims: Claims): void {
 		() => scheduleWrite(key, claims),
 		(error: unknown) => {
 			const reason = error instanceof Error ? error.message : String(error);
+			const named = ids.length > NAMED_IN_WARNING ? `${ids.slice(0, NAMED_IN_WARNING).join(', ')} and ${ids.length - NAMED_IN_WARNING} more` : ids.join(', ');
 			claims.warn?.(
-				`Social Aggregator Trigger: the records of deliveries ${ids.join(', ')} could not be written to n8n's database (${reason}); a copy of one arriving after n8n restarts would run again`,
+				`Social Aggregator Trigger: the records of deliveries ${named} could not be written to n8n's database (${reason}); a copy of one arriving after n8n restarts would run again`,
 			);
 			scheduleWrite(key, claims);
 		},

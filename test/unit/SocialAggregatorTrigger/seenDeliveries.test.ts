@@ -240,5 +240,10 @@ describe('deliveries claimed in memory, recorded right after (n8n regular mode)'
 		await until(() => warnings.length === 1);
 		expect(warnings[0]).toContain('deliveries two could not be written');
 		expect(warnings[0]).toContain('SQLITE_BUSY');
+		// A burst's write names ten and counts the rest.
+		const burst = Array.from({ length: 12 }, (_, n): [string, number] => [`b${n}`, 50]);
+		expect((await firstTimeItems(delivered(burst), failing, 'mem-failing', place)).items).toHaveLength(12);
+		await until(() => warnings.length === 2);
+		expect(warnings[1]).toContain('deliveries b0, b1, b2, b3, b4, b5, b6, b7, b8, b9 and 2 more could not be written');
 	});
 });
