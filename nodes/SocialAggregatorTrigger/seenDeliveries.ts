@@ -188,14 +188,10 @@ const NAMED_IN_WARNING = 10;
 const claimsHere = new Map<string, Claims>();
 
 function claimsOf(key: string, now: number): Claims {
-	const known = claimsHere.get(key);
-	if (!known && claimsHere.size >= TRIGGERS_WITH_CLAIMS) {
-		// The trigger about to be dropped: its records go to a write now, before a copy can be checked without them.
-		const [droppedKey, dropped] = claimsHere.entries().next().value as [string, Claims];
-		writePending(droppedKey, dropped);
-	}
-	const claims = known ?? { since: now, occurred: new Map(), pending: new Set(), lastWrite: 0, scheduled: false };
-	keepRecent(claimsHere, key, claims, TRIGGERS_WITH_CLAIMS);
+	const claims = claimsHere.get(key) ?? { since: now, occurred: new Map(), pending: new Set(), lastWrite: 0, scheduled: false };
+	const dropped = keepRecent(claimsHere, key, claims, TRIGGERS_WITH_CLAIMS);
+	// A dropped trigger's records go to a write now, before a copy can be checked without them.
+	if (dropped) writePending(...dropped);
 	return claims;
 }
 
@@ -248,6 +244,7 @@ export interface CheckPlace {
 	receivedHere?: (id: string) => boolean;
 	/** Spreads the waits of the tie-break rounds. */
 	random?: () => number;
+	/** This process's clock, which dates the start of a trigger's claims. */
 	now?: () => number;
 	/** Where a failed write of claimed records is reported. */
 	warn?: (message: string) => void;

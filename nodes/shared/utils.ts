@@ -45,11 +45,14 @@ export function recordKey(post: { [key: string]: unknown }): string | undefined 
 	return undefined;
 }
 
-/** Sets `key` as the newest entry of a process-wide map, dropping the oldest past `limit` entries. */
-export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
+/** Sets `key` as the newest entry of a process-wide map, dropping the oldest past `limit` entries; returns the one dropped. */
+export function keepRecent<V>(map: Map<string, V>, key: string, value: V, limit: number): [string, V] | undefined {
 	map.delete(key);
 	map.set(key, value);
-	if (map.size > limit) map.delete(map.keys().next().value as string);
+	if (map.size <= limit) return undefined;
+	const oldest = map.entries().next().value as [string, V];
+	map.delete(oldest[0]);
+	return oldest;
 }
 
 /** A response header by name, whatever its case; the first value of a repeated one; nothing when it holds no text. */

@@ -56,7 +56,7 @@ describe('general helpers', () => {
 			['b', 2],
 			['a', 3],
 		]);
-		keepRecent(map, 'c', 4, 2);
+		expect(keepRecent(map, 'c', 4, 2)).toEqual(['b', 2]);
 		expect([...map]).toEqual([
 			['a', 3],
 			['c', 4],
