@@ -15,16 +15,8 @@ import { retryTiming } from '../shared/retry';
 import { searchPostShape } from '../shared/simplify';
 import { apiRequestChecked, keyBudget } from '../shared/transport';
 import { isDigits } from '../shared/utils';
-import {
-	DEFAULT_MAX_PAGES_PER_FEED,
-	newestPosts,
-	pollFeeds,
-	feedPageAnswer,
-	type FeedPage,
-	type FeedPollState,
-	type FeedPost,
-	type FetchFeedPage,
-} from './feedPoll';
+import { DEFAULT_LATE_HOURS, feedPageAnswer, type FeedPage, type FeedPost, type FetchFeedPage } from '../shared/feedWalk';
+import { DEFAULT_MAX_PAGES_PER_FEED, newestPosts, pollFeeds, type FeedPollState } from './feedPoll';
 
 const DEFAULT_TEST_POSTS = 5;
 const NAME = 'Social Aggregator Feed Trigger';
@@ -46,7 +38,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll reads the newest page of each feed (one request per feed when nothing is new) and emits every post not emitted before, oldest first. The first poll after activation only records where each feed stands. Many new posts are read over several pages, and over several polls when the key’s rate limit allows no more now; none are skipped.',
+					'Each poll reads each feed from its newest posts down to those published a Late Posts Window before the newest it had seen (one or two requests per feed when nothing is new and fewer than 100 posts fall in the window), and emits every post not emitted before, oldest first, whatever order the service lists them in. The first poll after activation only records where each feed stands. Many new posts are read over several pages, and over several polls when the key’s rate limit allows no more now; none are skipped.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -89,6 +81,15 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					{
+						displayName: 'Late Posts Window (Hours)',
+						name: 'lateHours',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 720 },
+						default: DEFAULT_LATE_HOURS,
+						description:
+							'How long before the service collects a post it may have been published and still be emitted: a source that syncs once a day collects posts up to a day old. Each poll reads the posts published this long before the newest one it had seen, so a longer window costs more pages on a busy feed.',
+					},
 					{
 						displayName: 'Max Pages per Feed and Poll',
 						name: 'maxPagesPerFeed',
@@ -136,11 +137,13 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 			return latest.length > 0 ? [latest.map(toItem)] : null;
 		}
 
+		const lateMs = lateWindowMs(this, options.lateHours);
 		const state = this.getWorkflowStaticData('node') as FeedPollState;
 		// A poll reads no more pages than the key's rate limit allows now; what it leaves is read by the next ones.
 		const budgetLeft = (await keyBudget(this, undefined))?.ledger.left(retryTiming.now());
 		const result = await pollFeeds(status, feedIds, state, fetchPage, {
 			maxPagesPerFeed: Number(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED),
+			lateMs,
 			budgetLeft,
 		});
 		for (const [feedId, outcome] of Object.entries(result.outcomes)) {
@@ -172,6 +175,15 @@ function checkedFeedIds(ctx: IPollFunctions): string[] {
 		throw new NodeOperationError(ctx.getNode(), `Feed Names or IDs: "${wrong}" is not a feed ID (digits only)`);
 	}
 	return feedIds;
+}
+
+/** The option Late Posts Window (Hours) in ms: a number of hours from 0, refused before any request otherwise. */
+function lateWindowMs(ctx: IPollFunctions, value: unknown): number {
+	const hours = value === undefined || value === '' || value === null ? DEFAULT_LATE_HOURS : Number(value);
+	if (!Number.isFinite(hours) || hours < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Late Posts Window (Hours): ${JSON.stringify(value)} is not a number of hours of 0 or more`);
+	}
+	return hours * 3_600_000;
 }
 
 /** One page of `GET /feeds/{id}/posts`, newest first, its answer checked; every post must carry its integer ID. */

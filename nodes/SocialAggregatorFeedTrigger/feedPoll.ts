@@ -1,25 +1,30 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { listAnswer, UnusableAnswer } from '../shared/answerShapes';
+import {
+	DEFAULT_LATE_HOURS,
+	FEED_PAGE_SIZE,
+	walkFeedPosts,
+	type FeedPost,
+	type FetchFeedPage,
+	type HeldWalk,
+	type WalkResult,
+} from '../shared/feedWalk';
 
-/** Feed posts per page: the service's maximum, so that a quiet poll is one request per feed. */
-const FEED_PAGE_SIZE = 100;
 export const DEFAULT_MAX_PAGES_PER_FEED = 10;
-
-/** A feed post as the walk reads it: its integer id (ids grow as the service collects posts). */
-export interface FeedPost extends IDataObject {
-	id: number;
-}
 
 /** One feed's memory between polls. */
 interface FeedMark extends IDataObject {
 	/** The highest post id emitted or recorded: a post at or below it is never emitted again (a restored post keeps its id). */
 	mark: number;
+	/** Posts above the mark already emitted (found by a walk after its first page showed a lower id). */
+	recent?: number[];
+	/** When the newest post at or below the mark was stored (ms): the walk looks this far back, less the late window. */
+	since?: number;
 	/**
-	 * A walk the page budget stopped before it reached the mark: the new posts read so far (newest first) and the
-	 * page it stopped before. The next poll reads on from there and then emits them all, oldest first.
+	 * A walk the page budget stopped before it was done: the new posts read so far (newest first) and the page it
+	 * stopped before. The next poll reads on from there and then emits them all, oldest first.
 	 */
-	held?: { posts: FeedPost[]; nextPage: number };
+	held?: HeldWalk;
 	/** The last poll's budget ran out before this feed was asked: the next poll asks it first. */
 	skipped?: boolean;
 }
@@ -30,32 +35,6 @@ export interface FeedPollState extends IDataObject {
 	filter?: string;
 	feeds?: Record<string, FeedMark>;
 }
-
-/** One page of a feed's posts, newest first. */
-export interface FeedPage {
-	posts: FeedPost[];
-	/** `meta.total_pages` where the service gave it. */
-	totalPages?: number;
-}
-
-/** A page answer checked (the list shape of docs/service.md#paging) and read: every post must carry an integer ID, which the mark compares. */
-export function feedPageAnswer(body: unknown, at: { page: number; statusCode?: number }): FeedPage {
-	const { data, meta } = listAnswer(body, at);
-	const posts = data.map((post, index) => {
-		const id = Number(post.id);
-		if (post.id === null || post.id === '' || !Number.isSafeInteger(id) || id < 0) {
-			throw new UnusableAnswer(
-				`post ${index + 1} has no integer \`id\` (${JSON.stringify(post.id) ?? 'missing'}): the trigger cannot tell which posts are new`,
-				at.page,
-				at.statusCode,
-			);
-		}
-		return { ...post, id } as FeedPost;
-	});
-	return { posts, totalPages: meta?.total_pages };
-}
-
-export type FetchFeedPage = (feedId: string, page: number, perPage: number) => Promise<FeedPage>;
 
 /** What one poll did with a feed. */
 type FeedOutcome =
@@ -82,10 +61,9 @@ interface PollOptions {
 	/** Requests the key's rate limit allows now, shared by every feed (undefined: not known, no bound). */
 	budgetLeft?: number;
 	perPage?: number;
+	/** How long before its storing a post may have been published and still be found (ms). */
+	lateMs?: number;
 }
-
-/** Newest first as the walk keeps them; oldest first for output. */
-const byIdAscending = (a: FeedPost, b: FeedPost) => a.id - b.id;
 
 /** The memory that still applies: the same status filter, only the feeds asked for, each mark a number. */
 function recallFeeds(filter: string, feedIds: string[], previous: FeedPollState): Record<string, FeedMark> {
@@ -96,58 +74,38 @@ function recallFeeds(filter: string, feedIds: string[], previous: FeedPollState)
 		if (!entry || typeof entry.mark !== 'number' || !Number.isFinite(entry.mark)) continue;
 		const held = entry.held;
 		const heldOk = held && Array.isArray(held.posts) && Number.isInteger(held.nextPage) && held.nextPage > 1;
-		marks[feedId] = { mark: entry.mark, ...(heldOk ? { held } : {}), ...(entry.skipped === true ? { skipped: true } : {}) };
+		marks[feedId] = {
+			mark: entry.mark,
+			...(typeof entry.since === 'number' && Number.isFinite(entry.since) ? { since: entry.since } : {}),
+			...(Array.isArray(entry.recent) ? { recent: entry.recent.filter((id) => Number.isSafeInteger(id)) } : {}),
+			...(heldOk ? { held } : {}),
+			...(entry.skipped === true ? { skipped: true } : {}),
+		};
 	}
 	return marks;
 }
 
 /**
- * Reads one feed from the newest page down until a page holds a post at or below the mark (or the list ends). Pages
- * are offsets, so posts added meanwhile push older ones down (read again, dropped by id) and posts deleted pull them
- * up: a walk that reads on from a held one therefore first reads again the last page it read, and starts over from
- * page 1 when that page holds none of the posts it read.
+ * The memory after a finished walk. The mark moves up to the highest id the walk's first page showed: every post up to
+ * it was there when the walk began, so the walk met it. A post found above it is kept in `recent`, since a post
+ * stored after the walk began may sit on a page it had already read, and must still count as new next time.
  */
-async function walkFeed(
-	feedId: string,
-	memory: FeedMark,
-	fetchPage: FetchFeedPage,
-	allowance: { pages: number; perPage: number },
-	spend: () => boolean,
-): Promise<{ done: boolean; posts: FeedPost[]; nextPage: number; requests: number }> {
-	const found = new Map<number, FeedPost>((memory.held?.posts ?? []).map((post) => [post.id, post]));
-	let page = memory.held ? Math.max(1, memory.held.nextPage - 1) : 1;
-	let checkOverlap = page > 1;
-	let requests = 0;
-	while (requests < allowance.pages && spend()) {
-		const answer = await fetchPage(feedId, page, allowance.perPage);
-		requests++;
-		// Only a post it holds proves the page joins what it read: one at or below the mark may lie past a gap.
-		if (checkOverlap && !answer.posts.some((post) => found.has(post.id))) {
-			// Posts deleted since the last poll moved the list up past the last page read: start again from the top.
-			checkOverlap = false;
-			page = 1;
-			continue;
-		}
-		checkOverlap = false;
-		let reachedMark = false;
-		for (const post of answer.posts) {
-			if (post.id <= memory.mark) reachedMark = true;
-			else if (!found.has(post.id)) found.set(post.id, post);
-		}
-		const lastPage =
-			answer.posts.length < allowance.perPage || (answer.totalPages !== undefined && page >= answer.totalPages);
-		if (reachedMark || lastPage) {
-			return { done: true, posts: [...found.values()].sort(byIdAscending), nextPage: page + 1, requests };
-		}
-		page++;
-	}
-	return { done: false, posts: [...found.values()].sort((a, b) => b.id - a.id), nextPage: page, requests };
+function markAfter(memory: FeedMark, walk: WalkResult): FeedMark {
+	const mark = Math.max(memory.mark, walk.start?.id ?? memory.mark);
+	const next: FeedMark = { mark };
+	const recent = [...new Set([...(memory.recent ?? []), ...walk.posts.map((post) => post.id)])].filter((id) => id > mark);
+	if (recent.length > 0) next.recent = recent.sort((a, b) => a - b);
+	const since = Math.max(memory.since ?? Number.NEGATIVE_INFINITY, walk.start?.stored ?? Number.NEGATIVE_INFINITY);
+	if (Number.isFinite(since)) next.since = since;
+	return next;
 }
 
 /**
- * One poll over the feeds: a feed without memory records the highest id of its newest page and emits nothing; a feed
- * with memory emits every post above its mark, oldest first, and moves the mark to the highest. A feed whose new
- * posts need more pages than the budget allows emits nothing yet and holds what it read; the next polls read on.
+ * One poll over the feeds: a feed without memory records the highest id among its posts of the late window and emits
+ * nothing; a feed with memory emits every post above its mark, oldest first, and moves the mark to the highest. The
+ * walk (shared/feedWalk.ts) reads down until posts published before the window, whatever order the service lists
+ * them in. A feed whose walk needs more pages than the budget allows emits nothing yet and holds what it read; the
+ * next polls read on.
  */
 export async function pollFeeds(
 	filter: string,
@@ -158,6 +116,7 @@ export async function pollFeeds(
 ): Promise<FeedPollResult> {
 	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(options.perPage ?? FEED_PAGE_SIZE)));
 	const maxPages = Math.max(1, Math.floor(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED));
+	const lateMs = Math.max(0, options.lateMs ?? DEFAULT_LATE_HOURS * 3_600_000);
 	let budget = options.budgetLeft === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(options.budgetLeft));
 	// Reading on from a held walk reads its last page again first: without a second page it would never move on.
 	const resumePages = Math.max(2, maxPages);
@@ -177,37 +136,37 @@ export async function pollFeeds(
 	const order = [...feedIds.filter(waiting), ...feedIds.filter((id) => !waiting(id))];
 	for (const feedId of order) {
 		const memory = marks[feedId];
-		if (!memory) {
-			if (!spend()) {
-				outcomes[feedId] = { kind: 'notAsked' };
-				continue;
-			}
-			const answer = await fetchPage(feedId, 1, perPage);
-			requests++;
-			const mark = answer.posts.reduce((highest, post) => Math.max(highest, post.id), 0);
-			next[feedId] = { mark };
-			outcomes[feedId] = { kind: 'recorded', mark };
-			continue;
-		}
-		const resuming = memory.held !== undefined && memory.held.nextPage > 2;
+		const resuming = memory?.held !== undefined && memory.held.nextPage > 2;
 		if (resuming && budget < 2) {
 			next[feedId] = { ...memory, skipped: true };
 			outcomes[feedId] = { kind: 'notAsked' };
 			continue;
 		}
-		const pages = memory.held ? resumePages : maxPages;
-		const walk = await walkFeed(feedId, { mark: memory.mark, held: memory.held }, fetchPage, { pages, perPage }, spend);
+		// Without memory every post is old: the walk only finds where the feed stands.
+		const mark = memory?.mark ?? Number.POSITIVE_INFINITY;
+		const recent = new Set(memory?.recent ?? []);
+		const walk = await walkFeedPosts(
+			(page, size) => fetchPage(feedId, page, size),
+			{ isOld: (post) => post.id <= mark || recent.has(post.id), since: memory?.since, lateMs },
+			{ maxPages: memory?.held ? resumePages : maxPages, perPage, held: memory?.held, spend },
+		);
 		requests += walk.requests;
-		if (walk.done) {
-			const mark = walk.posts.reduce((highest, post) => Math.max(highest, post.id), memory.mark);
-			next[feedId] = { mark };
+		if (walk.requests === 0) {
+			if (memory) next[feedId] = { ...memory, skipped: true };
+			outcomes[feedId] = { kind: 'notAsked' };
+		} else if (!memory) {
+			// Recorded from what was read, whether or not the window was read to its end: a post above it comes later.
+			const recorded: FeedMark = { mark: walk.highestId ?? 0 };
+			if (walk.start?.stored !== undefined) recorded.since = walk.start.stored;
+			next[feedId] = recorded;
+			outcomes[feedId] = { kind: 'recorded', mark: recorded.mark };
+		} else if (walk.done) {
+			next[feedId] = markAfter(memory, walk);
 			outcomes[feedId] = { kind: 'emitted', posts: walk.posts };
 			posts.push(...walk.posts.map((post) => ({ feedId, post })));
-		} else if (walk.requests === 0) {
-			next[feedId] = { ...memory, skipped: true };
-			outcomes[feedId] = { kind: 'notAsked' };
 		} else {
-			next[feedId] = { mark: memory.mark, held: { posts: walk.posts, nextPage: walk.nextPage } };
+			next[feedId] = { ...memory, held: walk.held };
+			delete next[feedId].skipped;
 			outcomes[feedId] = { kind: 'held', count: walk.posts.length };
 		}
 	}

@@ -28,7 +28,7 @@ import {
 	type Delivery,
 	type DeliverySettings,
 } from './delivery';
-import { finished, RETRY_AFTER_SECONDS, receivedHere, takePlace } from './inFlight';
+import { finished, lookBackAgain, lookBackDue, RETRY_AFTER_SECONDS, receivedHere, takePlace } from './inFlight';
 import { checkExists, create, deliverySecrets, liveSubscriptionId, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
@@ -222,6 +222,7 @@ export class SocialAggregatorTrigger implements INodeType {
 			evaluate: (name, fallback) => this.getNodeParameter(name, fallback),
 			manual,
 			handledBefore: (id) => handledInProcess(key, id),
+			lookBackDue: () => lookBackDue(key),
 		});
 		const response = this.getResponseObject();
 		const items = answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
@@ -231,6 +232,7 @@ export class SocialAggregatorTrigger implements INodeType {
 				this.logger.warn(
 					`Social Aggregator Trigger: delivery ${answer.id ?? '(no id)'} answered 503: this n8n is still running earlier deliveries of this trigger`,
 				);
+				if (answer.catchUp) lookBackAgain(key);
 				response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
 				response.status(503).json({
 					error: { code: 'busy', message: `Busy with earlier deliveries; retry after ${RETRY_AFTER_SECONDS} s` },
@@ -264,7 +266,8 @@ export class SocialAggregatorTrigger implements INodeType {
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
 		if (signal) ids.push(signal.id);
 		try {
-			if (signal) items.push(...(await caughtUpItems(this, signal, signalAt)));
+			// The gap's posts are older than the delivery's own: they come first.
+			if (signal) items.unshift(...(await caughtUpItems(this, signal, signalAt)));
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),

@@ -3,9 +3,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
 import { deliveriesPath, redeliveryPath } from '../shared/deliveryLog';
+import { DEFAULT_LATE_HOURS, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost } from '../shared/feedWalk';
 import { collectPages, readPagesUntil } from '../shared/pages';
+import { MAX_PER_PAGE } from '../shared/constants';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
-import { caughtUpDelivery, createdAt, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
+import { caughtUpDelivery, createdAt, deliveringBefore, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
 import type { Delivery } from './delivery';
 
 // Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
@@ -95,12 +97,24 @@ async function feedsToRead(ctx: IExecuteFunctions, feedIds: string[]): Promise<I
 	return feeds.map((feed) => ({ id: feed.id, ...(feed.name !== undefined ? { name: feed.name } : {}) }));
 }
 
-/** The posts of one feed created in the gap, read newest first until a page reaches its start. */
-async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNullable<CatchUpPlan['gap']>, notes: string[]): Promise<IDataObject[]> {
+/**
+ * The posts of one feed stored in the gap, found by the walk the Feed Trigger uses (shared/feedWalk.ts), whatever order
+ * the service lists them in: down to posts stored before the gap and published a late window before it.
+ */
+async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNullable<CatchUpPlan['gap']>, notes: string[]): Promise<FeedPost[]> {
 	const path = `/feeds/${encodeURIComponent(String(feed.id))}/posts`;
-	const { records, complete } = await readPages(ctx, path, (page) => page.some((post) => createdAt(post) <= gap.after));
-	if (!complete) notes.push(`feed ${String(feed.id)}: more than ${MAX_PAGES_READ} pages of posts; the oldest posts of the gap were not read`);
-	return records.filter((post) => createdAt(post) > gap.after && createdAt(post) < gap.before);
+	let missing = false;
+	const fetchPage = async (page: number, perPage: number): Promise<FeedPage> => {
+		const request = { method: 'GET' as const, path, qs: { page, per_page: perPage }, acceptStatuses: [404] };
+		const answer = await apiRequestChecked(ctx, request, (body, at) => (at.statusCode === 404 ? undefined : feedPageAnswer(body, { ...at, page })));
+		missing = answer === undefined;
+		return answer ?? { posts: [] };
+	};
+	const bound = { isOld: (post: FeedPost) => !(createdAt(post) > gap.after), since: gap.after, lateMs: DEFAULT_LATE_HOURS * 3_600_000 };
+	const walk = await walkFeedPosts(fetchPage, bound, { maxPages: MAX_PAGES_READ });
+	if (missing) notes.push(`feed ${String(feed.id)} was not found (404): its posts of the gap were not read`);
+	else if (!walk.done) notes.push(`feed ${String(feed.id)}: more than ${MAX_PAGES_READ} pages of posts; the oldest posts of the gap were not read`);
+	return walk.posts.filter((post) => createdAt(post) < gap.before);
 }
 
 /**
@@ -111,14 +125,20 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	// The span is counted on the service's clock: back from when the test delivery occurred.
 	const floor = request.kick.at - request.spanDays * 86_400_000;
 	const notes: string[] = [];
-	const log = await readPages(ctx, deliveriesPath(request.subscriptionId), (page) =>
-		page.every((record) => Date.parse(String(record.created_at)) < floor),
-	);
-	if (log.missing) {
+	const path = deliveriesPath(request.subscriptionId);
+	// The newest page first: on a subscription that was delivering it decides alone, in one request.
+	const newest = await readPages(ctx, path, () => true);
+	if (newest.missing) {
 		notes.push('the service keeps no delivery log (404), so the gap could not be found: nothing was caught up');
 		return { deliveries: [], redelivered: 0, notes };
 	}
+	const firstPage = readLog(newest.records);
+	const log =
+		newest.records.length < MAX_PER_PAGE || deliveringBefore(firstPage, request.kick)
+			? newest
+			: await readPages(ctx, path, (page) => page.every((record) => Date.parse(String(record.created_at)) < floor));
 	const plan = planCatchUp(readLog(log.records), request.kick, floor);
+	if (plan.redeliver.length === 0 && !plan.gap) return { deliveries: [], redelivered: 0, notes };
 	if (plan.cutAt !== undefined) {
 		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
 	}

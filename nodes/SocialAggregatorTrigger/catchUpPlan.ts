@@ -48,26 +48,42 @@ export function readLog(records: IDataObject[]): LogEntry[] {
 }
 
 /**
- * What to catch up, from the log and the kick (the test delivery that asked, made just after the re-enable).
- * Every failed delivery in the span is sent again. Posts are read only when the subscription stopped on a failure:
- * the gap runs from the newest failed delivery before the kick to the first delivery after it, which must be the
- * kick or one made since the re-enable; otherwise every post had its delivery and nothing is read.
+ * What to catch up, from the log and the kick (the delivery that asked to look back: the first after a quiet spell,
+ * or a test delivery made just after a re-enable). Nothing, unless deliveries were failing until the re-enable: the
+ * newest failed delivery before the kick is followed by the kick, or by one made since the re-enable (within
+ * REENABLED_WITHIN_MS of the kick), or by deliveries still pending. Then every failed delivery in the span is sent
+ * again, and the posts stored from that failure to the first delivery after it are read (only when that delivery was
+ * made since the re-enable: one still pending long before means the service still retries, and every post had one).
  */
 export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number }, floor: number): CatchUpPlan {
 	const kickAt = entries.find((entry) => entry.id === kick.id)?.at ?? kick.at;
 	const before = entries.filter((entry) => entry.id !== kick.id && entry.at <= kickAt);
+	const lastFailed = before.filter((entry) => entry.state === 'failed').pop();
+	if (!lastFailed) return { redeliver: [] };
+	const next = entries.find((entry) => entry.at > lastFailed.at && entry.id !== lastFailed.id);
+	const reEnabled = !next || next.id === kick.id || kickAt - next.at <= REENABLED_WITHIN_MS;
+	// A delivery went through well before the kick: the subscription was delivering, nothing was missed since. An old
+	// failure left behind is not sent again at each look back (one this trigger refused would fail every time).
+	if (!reEnabled && next.state === 'done') return { redeliver: [] };
 	const inSpan = before.filter((entry) => entry.at >= floor);
 	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => entry.state === 'failed').map((entry) => entry.id) };
 	if (before.length > inSpan.length) plan.cutAt = floor;
-	const lastFailed = before.filter((entry) => entry.state === 'failed').pop();
-	if (!lastFailed) return plan;
-	const next = entries.find((entry) => entry.at > lastFailed.at && entry.id !== lastFailed.id);
 	const closedAt = next?.at ?? kickAt;
-	if (next && next.id !== kick.id && kickAt - next.at > REENABLED_WITHIN_MS) return plan;
-	if (closedAt < floor) return plan;
+	if (!reEnabled || closedAt < floor) return plan;
 	if (lastFailed.at < floor) plan.cutAt = floor;
 	plan.gap = { after: Math.max(lastFailed.at, floor), before: closedAt };
 	return plan;
+}
+
+/**
+ * Whether the newest entries of the log already decide that there is nothing to catch up, whatever older ones say: no
+ * failure before the kick, and a delivery that went through well before it (so any older failure was followed by one).
+ * A look back that finds this has read one page of the log.
+ */
+export function deliveringBefore(newest: LogEntry[], kick: { id: string; at: number }): boolean {
+	const kickAt = newest.find((entry) => entry.id === kick.id)?.at ?? kick.at;
+	const before = newest.filter((entry) => entry.id !== kick.id && entry.at <= kickAt);
+	return !before.some((entry) => entry.state === 'failed') && before.some((entry) => entry.state === 'done' && kickAt - entry.at > REENABLED_WITHIN_MS);
 }
 
 /** A feed post's creation time in ms, or NaN. */

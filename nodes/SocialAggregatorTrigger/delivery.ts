@@ -53,6 +53,8 @@ export interface DeliveryRequest {
 	manual: boolean;
 	/** Whether this process has handled delivery `id` before. */
 	handledBefore: (id: string) => boolean;
+	/** Whether this delivery should look back for a gap (the first after a quiet spell); asked once per delivery. */
+	lookBackDue: () => boolean;
 	/** When the delivery arrived (ms since 1970), for Max Age; default now. */
 	receivedAt?: number;
 }
@@ -66,11 +68,11 @@ export interface DeliveryAnswer {
 	/** The delivery id as text (the exact digits of a long number), when it has one. */
 	id?: string;
 	log?: { level: 'debug' | 'warn'; message: string };
-	/** A test delivery that reached the live trigger: the execution it starts catches up (catchUp.ts). */
+	/** The delivery looks back: the execution it starts catches up first (catchUp.ts). */
 	catchUp?: CatchUpSignal;
 }
 
-/** The test delivery that asks for a catch-up: its id and when it occurred. */
+/** The delivery that asks for a look back: its id and when it occurred. */
 export interface CatchUpSignal extends IDataObject {
 	id: string;
 	occurred_at: string | null;
@@ -229,18 +231,18 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		// After the copy check: a copy of a delivery already handled is still answered 200, so its sender stops retrying.
 		const stale = ageRefusal(delivery, id, maxAgeMinutes(request), request.receivedAt ?? Date.now());
 		if (stale) return stale;
-		// A test delivery to the published trigger asks for a catch-up; its sample post is no post of the user's.
-		const catchUp = catchUpSignal(request, delivery, id);
-		if (catchUp) return { status: 200, body: startedBody(delivery), items: [], remember, id, catchUp };
+		const catchUp = lookBackSignal(request, delivery, id);
 		const settings = storedSettings(request.parameter);
 		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
-		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id };
+		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp };
 		const { items, ignored } = applySettings(delivery, settings, request.manual);
 		if (ignored) {
 			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
-			return { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
+			const answer: DeliveryAnswer = { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
+			// Ignored, but it still starts an execution that looks back.
+			return catchUp ? { ...answer, items: [], id, catchUp } : answer;
 		}
-		return { status: 200, body: startedBody(delivery), items, remember, id };
+		return { status: 200, body: startedBody(delivery), items, remember, id, catchUp };
 	} catch (error) {
 		// A signed delivery of an unexpected shape, or an option that fails: a 4xx, never n8n's 500; not
 		// remembered, so a retry is handled afresh.
@@ -250,10 +252,15 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 	}
 }
 
-/** A test delivery to the live trigger, with catch-up on: the signal to look back (docs/exactly-once.md#catch-up). */
-function catchUpSignal(request: DeliveryRequest, delivery: Delivery, id: string | undefined): CatchUpSignal | undefined {
-	if (request.manual || !isTestDelivery(delivery) || id === undefined) return undefined;
+/**
+ * The signal to look back for a gap (docs/exactly-once.md#catch-up), with catch-up on: for the first delivery to the
+ * live trigger after a quiet spell, and for every test delivery (a re-enable asks for one).
+ */
+function lookBackSignal(request: DeliveryRequest, delivery: Delivery, id: string | undefined): CatchUpSignal | undefined {
+	if (request.manual || id === undefined) return undefined;
 	if (catchUpDays(optionValue(request, 'catchUpDays', DEFAULT_CATCH_UP_DAYS)) === 0) return undefined;
+	// Asked first: every delivery counts towards the quiet spell, a test delivery too.
+	if (!request.lookBackDue() && !isTestDelivery(delivery)) return undefined;
 	return { id, occurred_at: typeof delivery.occurred_at === 'string' ? delivery.occurred_at : null };
 }
 

@@ -74,3 +74,27 @@ export function finished(trigger: string, ids: string[]): void {
 	const entries = started.get(trigger);
 	for (const id of ids) entries?.delete(id);
 }
+
+/**
+ * A delivery after this long without one makes the trigger look back for a gap (catch-up): the service may have
+ * disabled the subscription meanwhile and someone set it active again, anywhere (docs/exactly-once.md#catch-up).
+ */
+const QUIET_MS = 5 * 60_000;
+
+/** Per trigger: when this process last received a delivery that asked whether to look back. */
+const lastReceived = new Map<string, number>();
+
+/**
+ * Whether a delivery received now should look back: the first this process received for `trigger` since it started,
+ * or the first after QUIET_MS without one. Counts it as received, so that of a burst only the first looks back.
+ */
+export function lookBackDue(trigger: string, now = Date.now()): boolean {
+	const last = lastReceived.get(trigger);
+	keepRecent(lastReceived, trigger, now, TRIGGERS_KEPT);
+	return last === undefined || now - last >= QUIET_MS;
+}
+
+/** A delivery that was to look back was refused (503): the next one looks back instead. */
+export function lookBackAgain(trigger: string): void {
+	lastReceived.delete(trigger);
+}

@@ -3,7 +3,10 @@
  * its memory n8n's poll state): published before `n8n start`, its first poll records where the feed
  * stands and starts nothing; a poll with nothing new is one request and starts nothing; 250 posts
  * added between two polls start one execution with all 250, once, oldest first, read over 3 pages;
- * posts added while n8n is stopped come once after it starts again, and nothing is repeated.
+ * posts added while n8n is stopped come once after it starts again, and nothing is repeated; a second
+ * workflow on a feed with a pinned post, in both legal listing orders (pinned first then by platform
+ * time; by storing): 150 posts and 5 stored 3 hours after they were published, added between two
+ * polls, each emitted once, and the poll after emits nothing (its requests printed).
  *
  * Polls every 10 seconds: six poll times, "every minute at second 0", "… at second 10", … (n8n
  * refuses poll times under a minute, one cron at a time; see poll.e2e.ts).
@@ -14,15 +17,37 @@ import { describe, it } from 'node:test';
 import { e2eSuite, node, recordTiming, sleep, waitFor, workflow, type ExecutionResult } from './lib';
 
 const SECONDS = [0, 10, 20, 30, 40, 50];
+const HOUR = 3_600_000;
 const NODE_NAME = 'New Feed Posts';
 
 describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 	let workflowId = '';
 	let feedId = 0;
+	let orderWorkflowId = '';
+	let orderFeedId = 0;
 	const ctx = e2eSuite({
 		start: true,
 		beforeStart: async ({ n8n, backend }) => {
-			feedId = backend.fake!.control.seedFeed({ posts: 40, name: 'E2E feed trigger' }).feedId;
+			const fake = backend.fake!;
+			feedId = fake.control.seedFeed({ posts: 40, name: 'E2E feed trigger' }).feedId;
+			// A feed whose pinned post was published two days ago: listed first, or far down, by the order.
+			orderFeedId = fake.control.seedFeed({ posts: 40, name: 'E2E feed trigger, any order' }).feedId;
+			const [old] = fake.control.syncFeed(orderFeedId, { newPosts: 1, publishedBeforeMs: 48 * HOUR }).posts;
+			fake.control.setPinned(Number(old.id), true);
+			orderWorkflowId = await n8n.importWorkflow(
+				workflow('E2E new feed posts in any order', [], {
+					first: node(
+						'socialAggregatorFeedTrigger',
+						{
+							feedIds: [String(orderFeedId)],
+							simplify: false,
+							pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+						},
+						{ name: NODE_NAME },
+					),
+				}),
+			);
+			await n8n.publish(orderWorkflowId);
 			const trigger = workflow('E2E new feed posts by polling', [], {
 				first: node(
 					'socialAggregatorFeedTrigger',
@@ -36,7 +61,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 			});
 			workflowId = await n8n.importWorkflow(trigger);
 			await n8n.publish(workflowId);
-			return { published: [workflowId] };
+			return { published: [workflowId, orderWorkflowId] };
 		},
 	});
 	const polls = () =>
@@ -49,11 +74,11 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 			.sort((a, b) => a - b);
 
 	/** Waits for a scheduled poll to begin, then for it to end (its requests come within a second). */
-	async function nextPoll(): Promise<number> {
-		const before = polls().length;
-		await waitFor('a scheduled poll', () => polls().length > before, { timeoutMs: 25_000, intervalMs: 50 });
+	async function nextPoll(of = polls): Promise<number> {
+		const before = of().length;
+		await waitFor('a scheduled poll', () => of().length > before, { timeoutMs: 25_000, intervalMs: 50 });
 		await sleep(2000);
-		return polls().length - before;
+		return of().length - before;
 	}
 
 	async function executions(n: number): Promise<ExecutionResult[]> {
@@ -99,8 +124,10 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 				.map((request) => request.query.page),
 			['1', '2', '3'],
 		);
-		// The polls after it emit nothing again.
-		assert.equal(await nextPoll(), 1);
+		// The polls after it emit nothing again; each reads the posts of the late window, here the whole list.
+		const quiet = await nextPoll();
+		process.stderr.write(`[e2e] requests of a quiet Feed Trigger poll, ${40 + 250} posts in the window: ${quiet}\n`);
+		assert.equal(quiet, Math.ceil((40 + 250) / 100));
 		assert.equal((await ctx.n8n.executions(workflowId)).length, 1);
 	});
 
@@ -117,7 +144,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 		assert.equal(ids(burst).length, 250);
 		// Two more polls: nothing new, nothing started.
 		await nextPoll();
-		assert.equal(await nextPoll(), 1);
+		assert.equal(await nextPoll(), Math.ceil((40 + 250 + 7) / 100));
 		assert.equal((await ctx.n8n.executions(workflowId)).length, 2);
 	});
 
@@ -133,4 +160,40 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 		assert.deepEqual(shown, [...shown].sort((a, b) => a - b));
 		assert.equal(await stored(), memory);
 	});
+
+	for (const order of ['pinnedThenPlatform', 'stored'] as const) {
+		it(`${order}: a pinned post, 150 posts and 5 stored 3 hours late added between two polls: each once; the next poll emits nothing`, async () => {
+			const fake = ctx.backend.fake!;
+			const orderPolls = () => fake.control.requests.list({ method: 'GET' }).filter((request) => request.path === `/feeds/${orderFeedId}/posts`);
+			const emitted = async (executions: Array<{ id: string }>) =>
+				(await Promise.all(executions.map(async ({ id }) => (await ctx.n8n.execution(id)).items(NODE_NAME)))).flat().map((item) => Number(item.id));
+			fake.control.setPostOrder(order);
+			await nextPoll(orderPolls);
+			const before = await ctx.n8n.executions(orderWorkflowId);
+			const ids = (posts: Array<Record<string, unknown>>) => posts.map((post) => Number(post.id));
+			const added = [
+				...ids(fake.control.syncFeed(orderFeedId, { newPosts: 150 }).posts),
+				...ids(fake.control.syncFeed(orderFeedId, { newPosts: 5, publishedBeforeMs: 3 * HOUR }).posts),
+			].sort((a, b) => a - b);
+			let found: number[] = [];
+			await waitFor(
+				'every added post emitted',
+				async () => {
+					const runs = (await ctx.n8n.executions(orderWorkflowId)).filter((run) => !before.some((old) => old.id === run.id));
+					found = await emitted(runs);
+					return found.length >= added.length;
+				},
+				{ timeoutMs: 60_000, intervalMs: 1000 },
+			);
+			await nextPoll(orderPolls);
+			const afterOne = await ctx.n8n.executions(orderWorkflowId);
+			found = await emitted(afterOne.filter((run) => !before.some((old) => old.id === run.id)));
+			assert.deepEqual([...found].sort((a, b) => a - b), added, 'every post once, no other');
+			const quiet = await nextPoll(orderPolls);
+			const listed = fake.control.requests.list({ method: 'GET' }).filter((request) => request.path === `/feeds/${orderFeedId}/posts`).at(-1);
+			process.stderr.write(`[e2e] ${order}: requests of the Feed Trigger poll after the 155 posts, nothing new: ${quiet} (last page asked ${String(listed?.query.page)})\n`);
+			assert.ok(quiet >= 1 && quiet <= 4, `a quiet poll took ${quiet} requests`);
+			assert.equal((await ctx.n8n.executions(orderWorkflowId)).length, afterOne.length, 'the poll after emitted posts again');
+		});
+	}
 });

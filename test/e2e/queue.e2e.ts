@@ -299,7 +299,8 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 		const [newest] = await runs(2);
 		assert.deepEqual(await ids(newest.id), added);
 		await nextPoll();
-		assert.equal(await nextPoll(), 1);
+		// A quiet poll reads the posts of the late window: here the whole list.
+		assert.equal(await nextPoll(), Math.ceil((40 + 250 + 7) / 100));
 		assert.equal((await cluster.n8n.executions(feedTriggerId)).length, 2, 'a poll after the restart emitted posts again');
 	});
 });

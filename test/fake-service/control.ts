@@ -11,7 +11,7 @@ import {
 	type DataFailOptions,
 } from './dataApi';
 import type { FaultSpec } from './faults';
-import { seedFeed, syncFeed, type SeedFeedOptions, type SyncResult } from './feeds';
+import { seedFeed, syncFeed, type SeedFeedOptions, type SyncOptions, type SyncResult } from './feeds';
 import { confirmEmail, decideDevice, issueTemporaryKey, newKeyString } from './keys';
 import { postJson } from './posts';
 import type { MediaControl } from './media';
@@ -21,7 +21,7 @@ import { KEYS, SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
 import type { RequestLogEntry, Service } from './service';
 import { parseShapes, type Shapes } from './shapes';
 import { openConnectionLink, socialAccountJson } from './social';
-import type { Account, Delivery, EmailRecord, ModerationStatus } from './types';
+import type { Account, Delivery, EmailRecord, ModerationStatus, PostOrder } from './types';
 import { acceptInvitation, consumeSignInToken, userJson } from './users';
 import { ApiError, isPlainObject, iso, notFound, parseIntStrict, type JsonObject } from './util';
 import { type ForgedDelivery, type TestDeliveryTiming } from './webhooks';
@@ -113,9 +113,13 @@ export interface Control {
 	};
 
 	seedFeed(options: SeedFeedOptions): { feedId: number; sourceIds: number[]; postCount: number };
-	syncFeed(feedId: number, options?: { newPosts?: number; sourceId?: number; mix?: 'public' | 'mixed' }): SyncResult;
+	syncFeed(feedId: number, options?: SyncOptions): SyncResult;
+	/** The order of every feed's post list from now on, until a reset; null: the shape's (live pinned first, spec stored). */
+	setPostOrder(order: PostOrder | null): void;
 	/** Set a post's moderation status directly ('deleted' soft-deletes). */
 	setPostStatus(postId: number, status: ModerationStatus | 'deleted'): Record<string, unknown>;
+	/** Pins or unpins a post (as `POST /feeds/{feed_id}/posts/{id}/pin` does). */
+	setPinned(postId: number, pinned: boolean): Record<string, unknown>;
 	getPost(postId: number): Record<string, unknown> | null;
 
 	createKey(options: { userId: number; type?: 'permanent' | 'temporary'; confirmed?: boolean }): { key: string; id: string; expiresAt: string | null };
@@ -235,6 +239,9 @@ export function buildControl(svc: Service): Control {
 		},
 		seedFeed: (options) => seedFeed(svc, options),
 		syncFeed: (feedId, options = {}) => syncFeed(svc, feedId, options),
+		setPostOrder: (order) => {
+			svc.postOrderOverride = parsePostOrder(order);
+		},
 		setPostStatus: (postId, status) => {
 			const post = svc.state.posts.get(postId);
 			if (!post) throw notFound('Post');
@@ -243,6 +250,12 @@ export function buildControl(svc: Service): Control {
 				post.status = status;
 				if (status === 'moderated') post.aiDecisionReason = 'harmful_content';
 			}
+			return postJson(post);
+		},
+		setPinned: (postId, pinned) => {
+			const post = svc.state.posts.get(postId);
+			if (!post) throw notFound('Post');
+			post.pinned = pinned;
 			return postJson(post);
 		},
 		getPost: (postId) => {
@@ -401,7 +414,9 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/rate_limits/headers', wrap((b) => ctl().rateLimits.setHeaders(b.send === undefined || b.send === null ? undefined : b.send === true)));
 
 	c.post('/feeds/seed', wrap((b) => seedFeed(svc, { ...(b as unknown as SeedFeedOptions), posts: num(b.posts, 'posts') })));
-	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as 'public' | 'mixed' | undefined })));
+	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as 'public' | 'mixed' | undefined, publishedBeforeMs: b.publishedBeforeMs === undefined ? undefined : num(b.publishedBeforeMs, 'publishedBeforeMs') })));
+	c.post('/post-order', wrap((b) => { svc.postOrderOverride = parsePostOrder(b.order as PostOrder | null); return { order: svc.postOrder }; }));
+	c.post('/posts/:id/pinned', wrap((b, p) => ctl().setPinned(num(p.id, 'id'), b.pinned !== false)));
 	c.post('/posts/:id/status', wrap((b, p) => ctl().setPostStatus(num(p.id, 'id'), str(b.status, 'status') as ModerationStatus | 'deleted')));
 	c.get('/posts/:id', wrap((_b, p) => ctl().getPost(num(p.id, 'id'))));
 
@@ -434,4 +449,11 @@ export function registerControlRoutes(svc: Service): void {
 	c.get('/data/credits', wrap(() => ctl().data.credits()));
 	c.delete('/data/credits', wrap(() => ctl().data.resetCredits()));
 	c.delete('/data', wrap(() => ctl().data.clear()));
+}
+
+/** A post order named by a test: one of the two, or null for the shape's. */
+function parsePostOrder(order: PostOrder | null | undefined): PostOrder | null {
+	if (order === null || order === undefined) return null;
+	if (order === 'pinnedThenPlatform' || order === 'stored') return order;
+	throw new Error(`post order must be pinnedThenPlatform, stored or null, not ${JSON.stringify(order)}`);
 }

@@ -198,11 +198,19 @@ export interface SyncResult {
 	deliveries: string[];
 }
 
+export interface SyncOptions {
+	newPosts?: number;
+	sourceId?: number;
+	mix?: StatusMix;
+	/** The posts were published this long before the sync stores them (a source synced late); default 0. */
+	publishedBeforeMs?: number;
+}
+
 /**
- * A feed sync: `newPosts` new posts (newest now), round-robin over the feed's sources
- * (or only `sourceId`), then one `post.created` delivery per source and subscribed webhook.
+ * A feed sync: `newPosts` new posts (newest now, or `publishedBeforeMs` before now, all stored now), round-robin over
+ * the feed's sources (or only `sourceId`), then one `post.created` delivery per source and subscribed webhook.
  */
-export function syncFeed(svc: Service, feedId: number, options: { newPosts?: number; sourceId?: number; mix?: StatusMix } = {}): SyncResult {
+export function syncFeed(svc: Service, feedId: number, options: SyncOptions = {}): SyncResult {
 	const state = svc.state;
 	const feed = state.feeds.get(feedId);
 	if (!feed) throw notFound('Feed');
@@ -211,9 +219,12 @@ export function syncFeed(svc: Service, feedId: number, options: { newPosts?: num
 	if (options.sourceId !== undefined && !sources.length) throw notFound('Source');
 	const now = svc.clock.now();
 	const n = options.newPosts ?? 1;
-	// Never older than the newest existing post, so new posts come first.
-	const newest = Math.max(now, ((state.feedPosts.get(feed.id) ?? [])[0]?.externalCreatedAt ?? 0) + n * 1000);
-	const posts = n > 0 ? createPosts(state, feed, sources, n, { newestAt: newest, spacingMs: 1000, mix: options.mix }) : [];
+	const late = Math.max(0, options.publishedBeforeMs ?? 0);
+	// Posts synced on time are never older than the newest existing post, so they come first by either order.
+	const onTime = Math.max(now, ((state.feedPosts.get(feed.id) ?? [])[0]?.externalCreatedAt ?? 0) + n * 1000);
+	const newest = late > 0 ? now - late : onTime;
+	const storedAt = late > 0 ? now : undefined;
+	const posts = n > 0 ? createPosts(state, feed, sources, n, { newestAt: newest, spacingMs: 1000, mix: options.mix, storedAt }) : [];
 	feed.lastSyncedAt = now;
 	for (const s of sources) s.syncedAt = now;
 	const bySource = new Map<number, FeedPost[]>();

@@ -278,6 +278,47 @@ describe('GET /search/posts', () => {
 	});
 });
 
+describe('the order of a feed\'s posts (not documented: two legal ones)', () => {
+	const HOUR = 3_600_000;
+	/** Feed 2 with a pinned post and a late sync (published 3 hours before it was stored), listed whole. */
+	async function listedAfterLateSync(): Promise<{ list: any[]; pinnedId: number; lateIds: number[]; freshIds: number[] }> {
+		const pinnedId = (await allPosts(2)).at(-1).id;
+		expect((await h.api.post(`/feeds/2/posts/${pinnedId}/pin`)).status).toBe(200);
+		const freshIds = h.fake.control.syncFeed(2, { newPosts: 3 }).posts.map((p) => p.id as number);
+		const lateIds = h.fake.control.syncFeed(2, { newPosts: 2, publishedBeforeMs: 3 * HOUR }).posts.map((p) => p.id as number);
+		return { list: await allPosts(2), pinnedId, lateIds, freshIds };
+	}
+
+	test('live: pinned posts first, then newest first by platform time; a post stored late sorts below earlier ones', async () => {
+		const { list, pinnedId, lateIds, freshIds } = await listedAfterLateSync();
+		expect(list[0].id).toBe(pinnedId);
+		const ids = list.map((p) => p.id);
+		const published = list.slice(1).map((p) => Date.parse(p.external_created_at));
+		expect([...published].sort((a, b) => b - a)).toEqual(published);
+		for (const id of lateIds) {
+			expect(ids.indexOf(id)).toBeGreaterThan(Math.max(...freshIds.map((f) => ids.indexOf(f))));
+			// Below posts stored before it that are not the fresh ones.
+			expect(ids.slice(1, ids.indexOf(id)).some((other) => other < id && !freshIds.includes(other))).toBe(true);
+		}
+		// Stored now, published 3 hours before.
+		const late = list.find((p) => p.id === lateIds[0]);
+		expect(Date.parse(late.created_at) - Date.parse(late.external_created_at)).toBeGreaterThanOrEqual(3 * HOUR);
+	});
+
+	test('spec: newest stored first (by id), pinned posts where they fall; setPostOrder overrides the shape', async () => {
+		h.fake.control.setShapes('spec');
+		const { list, pinnedId, lateIds } = await listedAfterLateSync();
+		const ids = list.map((p) => p.id);
+		expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+		expect(ids.slice(0, 2)).toEqual([...lateIds].sort((a, b) => b - a));
+		expect(ids.at(-1)).toBe(pinnedId);
+		h.fake.control.setPostOrder('pinnedThenPlatform');
+		expect((await allPosts(2))[0].id).toBe(pinnedId);
+		h.fake.control.setPostOrder(null);
+		expect((await allPosts(2))[0].id).toBe(Math.max(...ids));
+	});
+});
+
 describe('feed sync', () => {
 	test('control.syncFeed adds newest posts', async () => {
 		const r = h.fake.control.syncFeed(2, { newPosts: 3 });

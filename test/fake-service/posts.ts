@@ -6,7 +6,7 @@ import { requireAuth } from './keys';
 import type { Ctx } from './router';
 import type { Service } from './service';
 import type { State } from './state';
-import type { Feed, FeedPost, ModerationStatus, Source } from './types';
+import type { Feed, FeedPost, ModerationStatus, PostOrder, Source } from './types';
 import { bodyObject, first, hash32, invalid, iso, notFound, paginate, parseIntStrict, parsePaging, parseTime, type Details } from './util';
 
 export const MODERATION_STATUSES: ModerationStatus[] = ['public', 'moderated', 'rejected'];
@@ -16,7 +16,7 @@ const SENTIMENTS = ['positive', 'neutral', 'negative'];
 export type StatusMix = 'public' | 'mixed';
 
 /** One feed post for a source; `mix` decides whether some posts start moderated or rejected. */
-export function buildFeedPost(state: State, feed: Feed, source: Source, createdAt: number, mix: StatusMix): FeedPost {
+export function buildFeedPost(state: State, feed: Feed, source: Source, createdAt: number, mix: StatusMix, storedAt = createdAt): FeedPost {
 	const seq = (state.sourceSeq.get(source.id) ?? 0) + 1;
 	state.sourceSeq.set(source.id, seq);
 	const g = generatePost(source.platform, source.termType, source.term, seq, createdAt, `${state.seed}|feed${feed.id}`);
@@ -59,24 +59,28 @@ export function buildFeedPost(state: State, feed: Feed, source: Source, createdA
 		pinned: false,
 		referencedPost: g.referencedPost,
 		resharedBy: g.resharedBy,
-		createdAt: Math.max(createdAt, feed.createdAt),
+		createdAt: Math.max(storedAt, feed.createdAt),
 	};
 }
 
-/** `count` posts spread round-robin over `sources`, newest at `newestAt`, `spacingMs` apart. */
+/**
+ * `count` posts spread round-robin over `sources`, the newest published at `newestAt`, `spacingMs` apart; stored when
+ * published, or all at `storedAt` (a sync that collects posts published earlier).
+ */
 export function createPosts(
 	state: State,
 	feed: Feed,
 	sources: Source[],
 	count: number,
-	options: { newestAt: number; spacingMs: number; mix?: StatusMix },
+	options: { newestAt: number; spacingMs: number; mix?: StatusMix; storedAt?: number },
 ): FeedPost[] {
 	const posts: FeedPost[] = [];
 	if (!sources.length) return posts;
 	// Oldest first so ids grow with time.
 	for (let i = count - 1; i >= 0; i--) {
 		const source = sources[i % sources.length];
-		posts.push(buildFeedPost(state, feed, source, options.newestAt - i * options.spacingMs, options.mix ?? 'public'));
+		const publishedAt = options.newestAt - i * options.spacingMs;
+		posts.push(buildFeedPost(state, feed, source, publishedAt, options.mix ?? 'public', options.storedAt ?? publishedAt));
 	}
 	state.insertPosts(feed.id, posts);
 	return posts;
@@ -106,6 +110,12 @@ export function postJson(p: FeedPost): Record<string, unknown> {
 		reshared_by: p.resharedBy,
 		created_at: iso(p.createdAt),
 	};
+}
+
+/** A feed's posts in the order the list answers them in (`PostOrder`). */
+export function orderPosts(posts: FeedPost[], order: PostOrder): FeedPost[] {
+	if (order === 'stored') return [...posts].sort((a, b) => b.id - a.id);
+	return [...posts].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.externalCreatedAt - a.externalCreatedAt || b.id - a.id);
 }
 
 function textMatch(p: FeedPost, needle: string): boolean {
@@ -202,7 +212,7 @@ export function registerPosts(svc: Service): void {
 		if (endRaw && endAt === undefined) details.ending_at = ['must be an ISO 8601 date-time'];
 		if (Object.keys(details).length) throw invalid(details);
 		const sourceIds = filter ? sourcesMatching(ctx.state.sourcesOf(feed.id), filter) : null;
-		const items = ctx.state.visiblePosts(feed.id).filter(
+		const items = orderPosts(ctx.state.visiblePosts(feed.id), svc.postOrder).filter(
 			(p) =>
 				(!statuses || statuses.has(p.status)) &&
 				(!search || textMatch(p, search)) &&

@@ -7,6 +7,7 @@ import { syncFeed } from './feeds';
 import { socialAccountTick } from './social';
 import { RateLimiter, type LimitsOptions } from './rateLimit';
 import { DEFAULT_SHAPES, parseShapes, SIGNATURE_HEADERS, type Shapes } from './shapes';
+import type { PostOrder } from './types';
 import { Router } from './router';
 import { buildSeed } from './seed';
 import type { State } from './state';
@@ -96,6 +97,9 @@ export class Service {
 	/** The shape of every answer (shapes.ts); kept across requests until a reset. */
 	shapes: Shapes;
 
+	/** The order of a feed's posts when set (control), else the shape's: live pinned first then platform time, spec stored order. */
+	postOrderOverride: PostOrder | null = null;
+
 	readonly allowHttpWebhooks: boolean;
 
 	autoSync: { postsPerSync: number } | null;
@@ -119,6 +123,11 @@ export class Service {
 		this.media = new MediaHost(this, options.serveMedia ?? false);
 		this.state = buildSeed(this);
 		this.applyLimitOverrides();
+	}
+
+	/** How `GET /feeds/{id}/posts` orders a feed's posts now (posts.ts, `orderPosts`). */
+	get postOrder(): PostOrder {
+		return this.postOrderOverride ?? (this.shapes === 'live' ? 'pinnedThenPlatform' : 'stored');
 	}
 
 	/** The delivery signature header: the start option, else the shapes' one. */
@@ -161,6 +170,7 @@ export class Service {
 		this.log = [];
 		this.latencyMs = this.options.latencyMs ?? 0;
 		this.shapes = parseShapes(this.options.shapes ?? DEFAULT_SHAPES);
+		this.postOrderOverride = null;
 		this.autoSync = this.options.autoSync ? { postsPerSync: typeof this.options.autoSync === 'object' ? this.options.autoSync.postsPerSync ?? 1 : 1 } : null;
 		this.lastAutoSyncCheck = 0;
 	}

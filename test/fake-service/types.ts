@@ -221,3 +221,10 @@ export interface EmailRecord {
 	feedId: number | null;
 	at: string;
 }
+
+/**
+ * Legal orders of a feed's posts (the order is not documented): `pinnedThenPlatform`, pinned posts first, then newest
+ * first by the time the post was published on its platform (SERVICE-NOTES.md); `stored`, newest first by when the
+ * service stored the post (its id), pinned posts where they fall.
+ */
+export type PostOrder = 'pinnedThenPlatform' | 'stored';

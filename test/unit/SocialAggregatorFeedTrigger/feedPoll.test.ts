@@ -1,11 +1,10 @@
 import {
-	feedPageAnswer,
 	newestPosts,
 	pollFeeds,
 	type FeedPollState,
-	type FetchFeedPage,
 } from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
-import { UnusableAnswer } from '../../../nodes/shared/answerShapes';
+import type { FetchFeedPage } from '../../../nodes/shared/feedWalk';
+import { FeedListStub, ORDERS, type ListOrder } from '../support/feedListStub';
 
 /** Feeds as the service lists them: newest (highest id) first, pages by offset. */
 class FeedStub {
@@ -184,10 +183,55 @@ describe('newestPosts', () => {
 	});
 });
 
-describe('feedPageAnswer', () => {
-	it('reads posts and total pages; refuses a post without an integer id', () => {
-		expect(feedPageAnswer({ data: [{ id: '12' }], meta: { total_pages: 3 } }, { page: 1 })).toEqual({ posts: [{ id: 12 }], totalPages: 3 });
-		expect(() => feedPageAnswer({ data: [{ id: 'x' }] }, { page: 2 })).toThrow(UnusableAnswer);
-		expect(() => feedPageAnswer({ data: [{}] }, { page: 2 })).toThrow('post 1 has no integer `id`');
+describe('pollFeeds, in every legal order of the list', () => {
+	const HOUR = 3_600_000;
+	/** A feed of 300 posts an hour apart, one pinned, polled by one feed ID. */
+	function pinnedFeed(order: ListOrder) {
+		const api = new FeedListStub(order);
+		const history = api.history(300);
+		api.pin(history[3]);
+		const fetch: FetchFeedPage = (_feedId, page, perPage) => api.fetch(page, perPage);
+		return { api, fetch };
+	}
+
+	/** Polls until a poll emits nothing and holds nothing; every id emitted, and the last poll's requests. */
+	async function pollUntilQuiet(fetch: FetchFeedPage, state: FeedPollState, options: { maxPagesPerFeed?: number } = {}) {
+		const emitted: number[] = [];
+		let requests = 0;
+		for (let poll = 0; poll < 20; poll++) {
+			const result = await pollFeeds('', ['1'], state, fetch, options);
+			state = result.state;
+			emitted.push(...ids(result.posts));
+			requests = result.requests;
+			if (result.posts.length === 0 && result.outcomes['1'].kind !== 'held') break;
+		}
+		return { emitted, state, requests };
+	}
+
+	it.each(ORDERS)('%s: 150 posts and 5 stored 3 hours late between two polls: each emitted once, then a quiet poll of at most 2 requests', async (order) => {
+		const { api, fetch } = pinnedFeed(order);
+		const first = await pollFeeds('', ['1'], {}, fetch);
+		expect(first.posts).toEqual([]);
+		expect(first.requests).toBeLessThanOrEqual(2);
+		const added = api.add(150);
+		const late = api.add(5, 3 * HOUR);
+		const { emitted, requests } = await pollUntilQuiet(fetch, first.state);
+		expect(emitted.sort((a, b) => a - b)).toEqual([...added, ...late]);
+		expect(requests).toBeLessThanOrEqual(2);
+	});
+
+	it.each(ORDERS)('%s: a walk held over polls while posts are stored, fresh and late: none lost, none twice', async (order) => {
+		const { api, fetch } = pinnedFeed(order);
+		let state = (await pollFeeds('', ['1'], {}, fetch)).state;
+		const expected = [...api.add(250), ...api.add(4, 5 * HOUR)];
+		const emitted: number[] = [];
+		for (let poll = 0; poll < 12; poll++) {
+			const result = await pollFeeds('', ['1'], state, fetch, { maxPagesPerFeed: 1 });
+			emitted.push(...ids(result.posts));
+			state = result.state;
+			// Each poll, while the walk is held or not: a fresh post at the top and one stored late further down.
+			if (poll < 6) expected.push(...api.add(1), ...api.add(1, 6 * HOUR));
+		}
+		expect(emitted.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
 	});
 });

@@ -81,6 +81,10 @@ let handledInProcess: typeof DeliveryModule.handledInProcess;
 let rememberHandled: typeof DeliveryModule.rememberHandled;
 let finished: typeof InFlightModule.finished;
 let takePlace: typeof InFlightModule.takePlace;
+let lookBackDue: typeof InFlightModule.lookBackDue;
+
+/** The trigger the tests' contexts are: workflow wf-1, node trigger-1. */
+const KEY = 'wf-1:trigger-1';
 
 // Each test runs in a fresh process (its modules loaded anew): what one test saw is not another's.
 beforeEach(() => {
@@ -88,8 +92,10 @@ beforeEach(() => {
 		const fresh = require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode;
 		node = new fresh.SocialAggregatorTrigger();
 		({ handledInProcess, rememberHandled } = require('../../../nodes/SocialAggregatorTrigger/delivery') as typeof DeliveryModule);
-		({ finished, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+		({ finished, takePlace, lookBackDue } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
 	});
+	// As if this process had received a delivery a moment ago: the next ones do not look back (tested on its own below).
+	lookBackDue(KEY);
 });
 
 describe('webhook()', () => {
@@ -306,14 +312,42 @@ describe('webhook()', () => {
 		expect(result.workflowData?.[0][0].json).toMatchObject({ test: true, event_id: 'dlv_t' });
 	});
 
-	it('a test delivery to the live trigger starts only the catch-up, never its sample post, test deliveries on or off', async () => {
-		for (const includeTestDeliveries of [true, false]) {
-			const id = `kick_${String(includeTestDeliveries)}`;
-			const { raw, headers } = signed(postCreated(id, { test: true }));
-			const { context } = webhookContext(raw, headers, { parameters: { options: { includeTestDeliveries } } });
-			const result = await node.webhook.call(context);
-			expect(result.workflowData).toEqual([[{ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String) } } }]]);
-			expect(result.webhookResponse).toEqual({ received: true, id });
+	it('a test delivery to the live trigger runs the workflow marked test, and looks back; with test deliveries off, it only looks back', async () => {
+		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String) } } });
+		const on = signed(postCreated('kick_on', { test: true }));
+		const withTest = await node.webhook.call(webhookContext(on.raw, on.headers).context);
+		expect(withTest.workflowData?.[0]).toEqual([{ json: expect.objectContaining({ test: true, event_id: 'kick_on' }) }, { json: expect.objectContaining({ test: true }) }, look('kick_on')]);
+		expect(withTest.webhookResponse).toEqual({ received: true, id: 'kick_on' });
+		const off = signed(postCreated('kick_off', { test: true }));
+		const only = await node.webhook.call(webhookContext(off.raw, off.headers, { parameters: { options: { includeTestDeliveries: false } } }).context);
+		expect(only.workflowData).toEqual([[look('kick_off')]]);
+		expect(only.webhookResponse).toEqual({ received: true, ignored: 'test deliveries are turned off' });
+	});
+
+	it('the first delivery this process receives, and the first after 5 quiet minutes, look back; those between do not; none with catch-up off', async () => {
+		const now = jest.spyOn(Date, 'now');
+		try {
+			const lookedBack = async (id: string, parameters: IDataObject = {}) => {
+				const { raw, headers } = signed(postCreated(id));
+				const result = await node.webhook.call(webhookContext(raw, headers, { parameters }).context);
+				return result.workflowData?.[0].some((item) => 'socialAggregatorCatchUp' in item.json) ?? false;
+			};
+			const start = Date.parse('2026-02-01T10:00:00Z');
+			now.mockReturnValue(start);
+			jest.isolateModules(() => {
+				node = new (require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode).SocialAggregatorTrigger();
+			});
+			expect(await lookedBack('first')).toBe(true);
+			now.mockReturnValue(start + 4 * 60_000);
+			expect(await lookedBack('second')).toBe(false);
+			now.mockReturnValue(start + 8 * 60_000);
+			expect(await lookedBack('third')).toBe(false);
+			now.mockReturnValue(start + 13 * 60_000);
+			expect(await lookedBack('after quiet', { options: { catchUpDays: 0 } })).toBe(false);
+			now.mockReturnValue(start + 19 * 60_000);
+			expect(await lookedBack('after quiet again')).toBe(true);
+		} finally {
+			now.mockRestore();
 		}
 	});
 

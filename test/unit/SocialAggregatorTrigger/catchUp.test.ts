@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { catchUp } from '../../../nodes/SocialAggregatorTrigger/catchUp';
+import { FeedListStub, ORDERS } from '../support/feedListStub';
 import { hookContext, type WebhookApiStub } from '../support/triggerStub';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
@@ -90,6 +91,15 @@ describe('catchUp against a service', () => {
 		expect(result.notes).toEqual([]);
 	});
 
+	it('a look back on a subscription that was delivering: one request for the log\'s newest page, nothing else', async () => {
+		const busy = Array.from({ length: 250 }, (_, n) => ({ id: `d${n}`, status: n === 3 ? 'failed' : 'succeeded', created_at: iso(n) }));
+		const service = new CatchUpService([...busy, { id: 'kick', status: 'pending', created_at: iso(300) }], { '1': feedPosts(1, 1, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [] });
+		expect(result).toEqual({ deliveries: [], redelivered: 0, notes: [] });
+		expect(service.requests).toEqual(['GET /webhooks/1/deliveries']);
+	});
+
 	it('only the chosen feeds are read', async () => {
 		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30), '2': feedPosts(2, 1, 30) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
@@ -114,5 +124,27 @@ describe('catchUp against a service', () => {
 		expect(result.redelivered).toBe(0);
 		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 25 }, (_, i) => 1036 + i));
 		expect(result.notes).toEqual([expect.stringContaining('before the catch-up span')]);
+	});
+
+	it.each(ORDERS)('%s: every post of the gap once, with a pinned post and 5 posts stored 3 hours after they were published', async (order) => {
+		const feed = new FeedListStub(order);
+		feed.pin(feed.history(300)[2]);
+		const stopped = feed.now;
+		const added = [...feed.add(150), ...feed.add(5, 3 * 3_600_000)];
+		const gapLog = [
+			{ id: 'ok', status: 'succeeded', created_at: new Date(stopped - 60_000).toISOString() },
+			{ id: 'f1', status: 'failed', created_at: new Date(stopped).toISOString() },
+			{ id: 'kick', status: 'pending', created_at: new Date(feed.now + 1000).toISOString() },
+		];
+		const service = new CatchUpService(gapLog, { '7': feed.listed() });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, {
+			subscriptionId: '1',
+			kick: { id: 'kick', at: feed.now + 1000 },
+			spanDays: 7,
+			feedIds: ['7'],
+		});
+		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(added);
+		expect(result.notes).toEqual([]);
 	});
 });

@@ -48,9 +48,14 @@ describe('planCatchUp', () => {
 		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(990) } });
 	});
 
-	it('a failure long before, followed by deliveries that went through: redelivered, no posts read', () => {
+	it('a failure long before, followed by deliveries that went through: nothing (the subscription was delivering)', () => {
 		const log = [entry('f1', 10, 'failed'), entry('ok', 20, 'done'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'] });
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: [] });
+	});
+
+	it('deliveries still pending between the last failure and the kick (a burst after the re-enable) do not hide the gap', () => {
+		const log = [entry('f1', 10, 'failed'), entry('p1', 999, 'pending'), entry('p2', 999, 'pending'), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(999) } });
 	});
 
 	it('nothing failed (a Send Test on a healthy subscription): nothing to do', () => {

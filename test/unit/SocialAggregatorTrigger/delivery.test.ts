@@ -22,6 +22,7 @@ function request(text: string, overrides: Partial<DeliveryRequest> & { parameter
 		evaluate: (name, fallback) => parameterAt(parameters, name, fallback),
 		manual: false,
 		handledBefore: () => false,
+		lookBackDue: () => false,
 		...overrides,
 	};
 }

@@ -5,6 +5,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { TriggerHarness } from '../harness';
 
+/** The field of the item that carries a look-back signal from webhook() to execute(). */
+const LOOK_BACK = 'socialAggregatorCatchUp';
+
 /** One request the receiver handed to the trigger, and what the trigger made of it. */
 export interface Received {
 	/** `id` of the body when it is JSON with one. */
@@ -56,9 +59,22 @@ export class Receiver {
 		this.received.length = 0;
 	}
 
-	/** Every item emitted so far, in order. */
+	/**
+	 * Every item emitted so far, in order, as the workflow gets them: without the item that asks execute() to look back
+	 * for a gap (the first delivery a process receives carries it; execute() takes it out).
+	 */
 	items(): INodeExecutionData[] {
-		return this.received.flatMap((r) => r.items);
+		return this.received.flatMap((r) => this.itemsOf(r));
+	}
+
+	/** The items one request gave the workflow (see items()). */
+	itemsOf(received: Received): INodeExecutionData[] {
+		return received.items.filter((item) => !(LOOK_BACK in item.json));
+	}
+
+	/** The deliveries whose execution looks back for a gap. */
+	lookedBack(): string[] {
+		return this.received.filter((r) => r.items.some((item) => LOOK_BACK in item.json)).map((r) => r.deliveryId ?? '(no id)');
 	}
 
 	private async hand(req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse): Promise<void> {

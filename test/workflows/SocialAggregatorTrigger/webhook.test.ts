@@ -226,7 +226,9 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 
 			// In one process, copies stop in webhook() and start no execution.
 			expect(receiver.received.map((r) => [r.deliveryId, r.status])).toEqual(Array(4).fill([delivery.id, 200]));
-			expect(receiver.received.map((r) => r.items.length)).toEqual([2, 0, 0, 0]);
+			// The first also carries the look back of the first delivery a process receives.
+			expect(receiver.received.map((r) => r.items.length)).toEqual([3, 0, 0, 0]);
+			expect(receiver.lookedBack()).toEqual([delivery.id]);
 
 			// n8n restarts: the process memory is gone, so webhook() emits the retry again; the execution
 			// phase (execute(), over n8n's database, here a list standing in for it) passes it on no more.
@@ -238,14 +240,14 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 					return { new: fresh, processed: ids.filter((id) => !fresh.includes(id)) };
 				},
 			};
-			const first = await firstTimeItems(receiver.received[0].items, store, 'wf:node');
+			const first = await firstTimeItems(receiver.itemsOf(receiver.received[0]), store, 'wf:node');
 			expect(first.items).toHaveLength(2);
 			trigger({ staticData: harness.staticData });
 			await fake.control.webhooks.redeliver(delivery.id);
 			const afterRestart = receiver.received.at(-1)!;
 			expect(afterRestart).toMatchObject({ deliveryId: delivery.id, status: 200 });
-			expect(afterRestart.items).toHaveLength(2);
-			const again = await firstTimeItems(afterRestart.items, store, 'wf:node');
+			expect(receiver.itemsOf(afterRestart)).toHaveLength(2);
+			const again = await firstTimeItems(receiver.itemsOf(afterRestart), store, 'wf:node');
 			expect(again).toEqual({ items: [], duplicates: [delivery.id] });
 			expect(fake.control.webhooks.deliveries({ webhookId: storedId(harness) })[0].attempts).toHaveLength(5);
 		});
@@ -311,7 +313,9 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			await fake.control.webhooks.settle();
 			// The test delivery reached the trigger: webhook() hands it to the execution with the catch-up signal.
 			expect(receiver.received.map((r) => r.status)).toEqual([200]);
-			expect(receiver.items().at(-1)?.json).toEqual({ socialAggregatorCatchUp: { id: expect.any(String), occurred_at: expect.any(String) } });
+			// The test delivery that asks for the catch-up looks back (and, test deliveries on, runs marked test).
+			expect(receiver.lookedBack()).toHaveLength(1);
+			expect(receiver.items().at(-1)?.json).toMatchObject({ test: true });
 			receiver.clear();
 
 			fake.control.syncFeed(BRAND_FEED, { newPosts: 1, sourceId: TWITTER_SOURCE });
@@ -408,14 +412,16 @@ describe.each(SHAPES)('in the %s shape', (shapes) => {
 			expect((await api('POST', `/webhooks/${storedId(harness)}/test`)).status).toBe(202);
 			await fake.control.webhooks.settle();
 			expect(receiver.received.map((r) => r.status)).toEqual([200]);
-			// No test item: only the catch-up signal, which execute() takes out; with catch-up off, nothing at all.
-			expect(receiver.items().map((i) => Object.keys(i.json))).toEqual([['socialAggregatorCatchUp']]);
+			// No test item: only the look back, which execute() takes out; with catch-up off, nothing at all.
+			expect(receiver.items()).toEqual([]);
+			expect(receiver.lookedBack()).toHaveLength(1);
 			harness.setParameters({ options: { allowHttp: true, includeTestDeliveries: false, catchUpDays: 0 } });
 			receiver.clear();
 			expect((await api('POST', `/webhooks/${storedId(harness)}/test`)).status).toBe(202);
 			await fake.control.webhooks.settle();
 			expect(receiver.received.map((r) => r.status)).toEqual([200]);
 			expect(receiver.items()).toEqual([]);
+			expect(receiver.lookedBack()).toEqual([]);
 		});
 
 		test('a plain HTTP URL fails activation clearly without the option, before any request', async () => {

@@ -1,0 +1,183 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { listAnswer, UnusableAnswer } from './answerShapes';
+
+// One walk of a feed's posts (`GET /feeds/{id}/posts`) down to what was there before, for the Feed Trigger's polls and
+// the webhook trigger's catch-up (docs/exactly-once.md#any-listing-order). The order of the list is not documented
+// (docs/service.md#feed-post-order): the walk assumes only that it is newest first by some time (the platform's, the
+// service's storing, or the id, which grows as the service stores posts), with pinned posts at the top or flagged.
+
+/** Feed posts per page: the service's maximum, so that a quiet walk takes as few requests as it can. */
+export const FEED_PAGE_SIZE = 100;
+
+/** How long before its storing a post may have been published and still be found (hours): a source synced a day late. */
+export const DEFAULT_LATE_HOURS = 25;
+
+/** A feed post as the walk reads it: its integer id (ids grow as the service stores posts). */
+export interface FeedPost extends IDataObject {
+	id: number;
+}
+
+/** One page of a feed's posts. */
+export interface FeedPage {
+	posts: FeedPost[];
+	/** `meta.total_pages` where the service gave it. */
+	totalPages?: number;
+}
+
+export type FetchFeedPage = (feedId: string, page: number, perPage: number) => Promise<FeedPage>;
+
+/** A page answer checked (the list shape of docs/service.md#paging) and read: every post must carry an integer ID. */
+export function feedPageAnswer(body: unknown, at: { page: number; statusCode?: number }): FeedPage {
+	const { data, meta } = listAnswer(body, at);
+	const posts = data.map((post, index) => {
+		const id = Number(post.id);
+		if (post.id === null || post.id === '' || !Number.isSafeInteger(id) || id < 0) {
+			throw new UnusableAnswer(
+				`post ${index + 1} has no integer \`id\` (${JSON.stringify(post.id) ?? 'missing'}): the trigger cannot tell which posts are new`,
+				at.page,
+				at.statusCode,
+			);
+		}
+		return { ...post, id } as FeedPost;
+	});
+	return { posts, totalPages: meta?.total_pages };
+}
+
+/** A time field in ms, or undefined. */
+function timeOf(value: unknown): number | undefined {
+	if (typeof value !== 'string') return undefined;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** When the service stored a post (`created_at`), else when it was published (never later than its storing). */
+function storedAt(post: IDataObject): number | undefined {
+	return timeOf(post.created_at) ?? timeOf(post.external_created_at);
+}
+
+/** Oldest first: the order the service stored the posts in, which their ids follow. */
+const byIdAscending = (a: FeedPost, b: FeedPost) => a.id - b.id;
+
+/** Where a walk stops: below what was there before the posts it looks for. */
+export interface WalkBound {
+	/** Whether a post was there before: at or below the mark, or stored before the gap. */
+	isOld: (post: FeedPost) => boolean;
+	/**
+	 * When the newest post there before was stored (ms); undefined: not known, the old posts read tell. Any post stored
+	 * later was published at most `lateMs` before it was stored, so not before `since - lateMs`.
+	 */
+	since?: number;
+	lateMs: number;
+}
+
+/** A walk that a page cap stopped: what it found, and where it reads on. */
+export interface HeldWalk extends IDataObject {
+	/** The posts found so far that are not old, newest first. */
+	posts: FeedPost[];
+	/** The page to read next. */
+	nextPage: number;
+	/** The ids of the last page read, which the walk reads again first to see whether the list moved. */
+	seen?: number[];
+	/** What the walk's first page showed when it began (see WalkResult). */
+	start?: WalkStart;
+}
+
+/**
+ * The highest id and newest storing time on the first page a walk read. Every post up to that id was there when the
+ * walk began, so the walk met it; one stored later may have been listed on a page already read.
+ */
+interface WalkStart extends IDataObject {
+	id: number;
+	stored?: number;
+}
+
+export interface WalkResult {
+	/** Every post found that is not old: oldest first when `done`. */
+	posts: FeedPost[];
+	done: boolean;
+	/** Set when not done: where the next walk reads on. */
+	held?: HeldWalk;
+	requests: number;
+	/** The highest id among the posts read. */
+	highestId?: number;
+	/** What the first page showed, when one was read. */
+	start?: WalkStart;
+}
+
+/**
+ * Whether a page ends the walk: its last post that is not pinned is old, and (where times tell) published before any
+ * post looked for can be. In any newest-first order every post after it is then old too, or published too early to be
+ * one looked for: by stored time or id, everything after an old post is old; by platform time, everything after it is
+ * older still. A pinned post ends nothing, wherever it is listed.
+ */
+function endsWalk(posts: FeedPost[], bound: WalkBound, since: number | undefined): boolean {
+	const last = [...posts].reverse().find((post) => post.pinned !== true);
+	if (!last || !bound.isOld(last)) return false;
+	const published = timeOf(last.external_created_at);
+	if (since === undefined || published === undefined) return true;
+	return published < since - bound.lateMs;
+}
+
+function firstPage(posts: FeedPost[]): WalkStart {
+	const start: WalkStart = { id: Math.max(...posts.map((post) => post.id)) };
+	for (const post of posts) {
+		const stored = storedAt(post);
+		if (stored !== undefined) start.stored = Math.max(start.stored ?? stored, stored);
+	}
+	return start;
+}
+
+/**
+ * Reads a feed's posts from page 1 (or where a held walk stopped) until a page ends the walk (`endsWalk`) or the list
+ * ends, at most `maxPages` requests, each allowed by `spend`. Pages are offsets, so posts added meanwhile push posts
+ * down (read again, dropped by id) and posts deleted pull them up: a held walk first reads again the last page it
+ * read, and starts over from page 1 when that page holds none of the posts it read.
+ */
+export async function walkFeedPosts(
+	fetchPage: (page: number, perPage: number) => Promise<FeedPage>,
+	bound: WalkBound,
+	options: { maxPages: number; perPage?: number; held?: HeldWalk; spend?: () => boolean },
+): Promise<WalkResult> {
+	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(options.perPage ?? FEED_PAGE_SIZE)));
+	const spend = options.spend ?? (() => true);
+	const found = new Map<number, FeedPost>((options.held?.posts ?? []).map((post) => [post.id, post]));
+	const lastRead = new Set<number>([...(options.held?.seen ?? []), ...found.keys()]);
+	let page = options.held ? Math.max(1, options.held.nextPage - 1) : 1;
+	let checkOverlap = page > 1;
+	let since = bound.since;
+	let highestId: number | undefined;
+	let start = options.held?.start;
+	let seen: number[] = [];
+	let requests = 0;
+	while (requests < options.maxPages && spend()) {
+		const { posts, totalPages } = await fetchPage(page, perPage);
+		requests++;
+		if (checkOverlap && !posts.some((post) => lastRead.has(post.id))) {
+			// Posts deleted since moved the list up past the last page read: start again from the top.
+			checkOverlap = false;
+			page = 1;
+			continue;
+		}
+		checkOverlap = false;
+		if (page === 1 && !start && posts.length > 0) start = firstPage(posts);
+		for (const post of posts) {
+			highestId = Math.max(highestId ?? post.id, post.id);
+			const stored = storedAt(post);
+			if (!bound.isOld(post)) found.set(post.id, post);
+			// Without a known `since`, the old posts read tell when the newest of them was stored.
+			else if (bound.since === undefined && stored !== undefined) since = Math.max(since ?? stored, stored);
+		}
+		seen = posts.map((post) => post.id);
+		const lastPage = posts.length < perPage || (totalPages !== undefined && page >= totalPages);
+		if (lastPage || endsWalk(posts, bound, since)) {
+			return { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start };
+		}
+		page++;
+	}
+	const held: HeldWalk = { posts: [...found.values()].sort((a, b) => b.id - a.id), nextPage: page };
+	if (seen.length > 0) held.seen = seen;
+	else if (options.held?.seen) held.seen = options.held.seen;
+	if (start) held.start = start;
+	return { posts: held.posts, done: false, held, requests, highestId, start };
+}

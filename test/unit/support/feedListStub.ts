@@ -1,0 +1,77 @@
+import type { FeedPage, FeedPost } from '../../../nodes/shared/feedWalk';
+
+/** The legal orders of a feed's posts the walk must meet (docs/service.md#feed-post-order). */
+export type ListOrder = 'platformPinnedFirst' | 'stored' | 'storedPinnedFirst' | 'platform';
+
+export const ORDERS: ListOrder[] = ['platformPinnedFirst', 'stored', 'storedPinnedFirst', 'platform'];
+
+const HOUR = 3_600_000;
+
+/**
+ * One feed as a service may list it: ids grow as posts are stored, `created_at` is when, `external_created_at` when
+ * the post was published (before, by as much as the source's sync lag). Pages by offset.
+ */
+export class FeedListStub {
+	posts: FeedPost[] = [];
+	asked: number[] = [];
+	/** The service's clock (ms). */
+	now = Date.parse('2026-06-01T12:00:00Z');
+	private nextId = 1000;
+
+	constructor(public order: ListOrder) {}
+
+	/** `count` posts stored now, a second apart, each published `lateMs` before it was stored; their ids, oldest first. */
+	add(count: number, lateMs = 0): number[] {
+		const ids: number[] = [];
+		for (let i = 0; i < count; i++) {
+			this.now += 1000;
+			const id = ++this.nextId;
+			ids.push(id);
+			this.posts.push({
+				id,
+				created_at: new Date(this.now).toISOString(),
+				external_created_at: new Date(this.now - lateMs).toISOString(),
+				pinned: false,
+			});
+		}
+		return ids;
+	}
+
+	/** History: `count` posts an hour apart, the newest an hour ago. */
+	history(count: number): number[] {
+		this.now -= (count + 1) * HOUR;
+		const ids: number[] = [];
+		for (let i = 0; i < count; i++) {
+			ids.push(...this.add(1));
+			this.now += HOUR - 1000;
+		}
+		return ids;
+	}
+
+	pin(id: number): void {
+		const post = this.posts.find((p) => p.id === id);
+		if (post) post.pinned = true;
+	}
+
+	remove(ids: number[]): void {
+		this.posts = this.posts.filter((post) => !ids.includes(post.id));
+	}
+
+	listed(): FeedPost[] {
+		const published = (post: FeedPost) => Date.parse(String(post.external_created_at));
+		const pinnedFirst = this.order === 'platformPinnedFirst' || this.order === 'storedPinnedFirst';
+		const byTime = this.order.startsWith('platform');
+		return [...this.posts].sort(
+			(a, b) =>
+				(pinnedFirst ? Number(b.pinned) - Number(a.pinned) : 0) ||
+				(byTime ? published(b) - published(a) : 0) ||
+				b.id - a.id,
+		);
+	}
+
+	fetch = async (page: number, perPage: number): Promise<FeedPage> => {
+		this.asked.push(page);
+		const all = this.listed();
+		return { posts: all.slice((page - 1) * perPage, page * perPage).map((post) => ({ ...post })), totalPages: Math.ceil(all.length / perPage) };
+	};
+}
