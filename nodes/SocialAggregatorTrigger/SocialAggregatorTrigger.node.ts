@@ -81,7 +81,7 @@ export class SocialAggregatorTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart: delivery IDs are kept in n8n\'s database. In queue mode, copies of one delivery that reach two webhook processes at the same instant are checked best effort (a few in a hundred ran twice in tests; see the package README). If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries (n8n away): unpublish and publish the workflow, or re-enable it with the Social Aggregator node (Webhook → Re-Enable; the example workflow "Re-enable disabled subscriptions" does this on a schedule). Either catches up: failed deliveries are sent again and posts added meanwhile are emitted once each (see Catch-Up Span).',
+					'Each delivery starts the nodes after this trigger once, also when the service retries it after an n8n restart: delivery IDs are kept in n8n\'s database. In queue mode, copies of one delivery that reach two webhook processes at the same instant are checked best effort (a few in a hundred ran twice in tests; see the package README). If this workflow stops receiving events, the service may have disabled its subscription after failed deliveries (n8n away): unpublish and publish the workflow, re-enable it with the Social Aggregator node (Webhook → Re-Enable; the example workflow "Re-enable disabled subscriptions" does this on a schedule), or set it active at the service. The first delivery after that catches up: failed deliveries are sent again and posts added meanwhile are emitted once each (see Catch-Up Span).',
 				name: 'onceNotice',
 				type: 'notice',
 				default: '',
@@ -139,7 +139,7 @@ export class SocialAggregatorTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 7,
 						description:
-							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow or by Webhook → Re-Enable: the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
+							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow, by Webhook → Re-Enable or at the service: the first delivery after it (the first this n8n receives after it starts or after 5 quiet minutes, or a test delivery) looks back, the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
 					},
 					{
 						displayName: 'Feed Names or IDs',
@@ -156,7 +156,7 @@ export class SocialAggregatorTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether test deliveries (Send Test, data.test = true) start the workflow. The one the editor requests while listening for a test event is always shown. While Catch-Up Span is above 0, a test delivery to the published workflow starts only the catch-up, never the test post.',
+							'Whether test deliveries (Send Test, data.test = true) start the workflow, their items marked test. The one the editor requests while listening for a test event is always shown. Either way a test delivery to the published workflow also looks back for a gap to catch up (Catch-Up Span).',
 					},
 					{
 						displayName: 'Max Age (Minutes)',
@@ -228,7 +228,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		const items = answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
 		if (items?.length && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
-			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`))) {
+			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`, request.rawBody?.length ?? 0))) {
 				this.logger.warn(
 					`Social Aggregator Trigger: delivery ${answer.id ?? '(no id)'} answered 503: this n8n is still running earlier deliveries of this trigger`,
 				);
@@ -296,7 +296,7 @@ function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySetti
 
 /**
  * The items of what the subscription missed (catchUp.ts), shaped and filtered like deliveries; what could not be
- * caught up is logged. Run in the execution a test delivery to the live trigger started.
+ * caught up is logged. Run in the execution of the delivery that looked back.
  */
 async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, signalAt: number): Promise<INodeExecutionData[]> {
 	const subscriptionId = liveSubscriptionId(ctx);
@@ -310,7 +310,9 @@ async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, sign
 		feedIds: feedIdList(settings.options.feedIds),
 	});
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);
-	ctx.logger.info(
+	// Most look backs find nothing: only a catch-up that did something is worth an info line.
+	const level = result.redelivered > 0 || result.deliveries.length > 0 ? 'info' : 'debug';
+	ctx.logger[level](
 		`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${result.redelivered} failed deliveries sent again, ${result.deliveries.length} posts of the gap read`,
 	);
 	return result.deliveries.flatMap((delivery) =>

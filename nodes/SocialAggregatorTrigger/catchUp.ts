@@ -122,7 +122,7 @@ async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNul
  * delivery log (404) gives nothing to go on: noted, nothing read.
  */
 export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): Promise<CatchUpResult> {
-	// The span is counted on the service's clock: back from when the test delivery occurred.
+	// The span is counted on the service's clock: back from when the delivery that looks back occurred.
 	const floor = request.kick.at - request.spanDays * 86_400_000;
 	const notes: string[] = [];
 	const path = deliveriesPath(request.subscriptionId);

@@ -34,9 +34,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { actedOnCounts, combined, describeBlock, plainMarked, sendBlock, type BurstBlock } from '../../bench/burst';
-import { oursChecked, subscriptionSecret } from '../../bench/checked';
-import { e2eSuite, recordTiming, webhookPath } from './lib';
-import type { CredentialRef, WorkflowSpec } from './lib/workflow';
+import { marker, oursChecked, subscriptionSecret } from '../../bench/checked';
+import { sign } from '../../bench/lib/deliveries';
+import { e2eSuite, recordTiming, sleep, waitFor, webhookPath } from './lib';
+import { node, workflow, type CredentialRef, type WorkflowSpec } from './lib/workflow';
 
 const BURST = Number(process.env.E2E_BURST ?? 5000);
 const BLOCK = Number(process.env.E2E_BURST_BLOCK ?? 1000);
@@ -158,6 +159,113 @@ for (const settings of SETTINGS.filter((s) => CHOSEN === undefined || CHOSEN ===
 				slowdown >= 0.87,
 				`the Trigger's last ${BLOCK} against its deliveries ${span} went ${slowdown.toFixed(2)}x as fast as the Webhook node's did (at least 0.87x)`,
 			);
+		});
+	});
+}
+
+/**
+ * The burst after an outage, under n8n's default settings: 2,000 validly signed deliveries dated a day before n8n
+ * started (the service's retries, each checked in n8n's database), one in fifty heavy (a thousand posts, or a post of a
+ * megabyte), 8 at a time; a tenth of them were acted on before n8n restarted. None may be answered 5xx (light ones do
+ * not wait for heavy ones; no trigger refuses ten in a row), and each is acted on exactly once.
+ */
+const MIXED = Number(process.env.E2E_BURST_MIXED ?? 2000);
+
+if (CHOSEN === undefined || CHOSEN === 'mixed') {
+	describe("a burst after an outage in one n8n, n8n's default settings: old deliveries, some heavy, some acted on before a restart", () => {
+		let spec: WorkflowSpec;
+		let workflowId = '';
+		const ctx = e2eSuite({
+			start: true,
+			backend: { limits: { enabled: false } },
+			beforeStart: async ({ n8n, backend }) => {
+				const bearer = await n8n.importCredential({ name: 'Bearer (e2e)', type: 'httpBearerAuth', data: { token: backend.apiKey } });
+				// One item per post from the trigger; the side effect once per execution, naming the delivery.
+				const act = { ...marker('={{ $json.event_id }}', { bearer, baseUrl: backend.url }), executeOnce: true };
+				spec = workflow('E2E mixed burst', [act], {
+					first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: 'On New Posts' }),
+				});
+				workflowId = await n8n.importWorkflow(spec);
+				await n8n.publish(workflowId);
+				return { webhooks: [webhookPath(spec, 'On New Posts')], published: [workflowId] };
+			},
+		});
+
+		it(`${MIXED} old deliveries, 1 in 50 heavy, a tenth acted on before a restart: none answered 5xx, each acted on once`, { timeout: 2_400_000 }, async () => {
+			const fake = ctx.backend.fake;
+			assert.ok(fake, 'this test needs test/fake-service');
+			const n8n = ctx.n8n;
+			const url = () => n8n.webhookUrl(webhookPath(spec, 'On New Posts'));
+			const { secret, post } = await subscriptionSecret(ctx.backend.url, ctx.backend.apiKey, fake, url());
+			const dayBefore = new Date(Date.now() - 86_400_000).toISOString();
+			const bodies = Array.from({ length: MIXED }, (_, n) => {
+				const heavy = n % 50 === 49;
+				const posts = !heavy
+					? [post]
+					: n % 100 === 99
+						? [{ ...post, message: 'x'.repeat(1024 * 1024) }]
+						: Array.from({ length: 1000 }, (_, i) => ({ ...post, id: 900_000 + i }));
+				const data = { feed: { id: post.feed_id, name: 'Burst feed' }, source: { id: post.source_id }, posts };
+				return JSON.stringify({ id: `dlv_mixed_${n}`, event: 'post.created', occurred_at: dayBefore, data });
+			});
+			const log = (line: string) => process.stderr.write(`[e2e] mixed burst, ${line}\n`);
+			/** Sends `list` 8 at a time; counts answers by status, retrying a 503 after its Retry-After. */
+			const send = async (list: string[]) => {
+				const statuses = new Map<number, number>();
+				let next = 0;
+				await Promise.all(
+					Array.from({ length: CONCURRENCY }, async () => {
+						while (next < list.length) {
+							const body = list[next++];
+							for (;;) {
+								const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': sign(secret, body) }, body });
+								await response.arrayBuffer();
+								statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+								if (response.status !== 503) break;
+								await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
+							}
+						}
+					}),
+				);
+				return statuses;
+			};
+			const ids = bodies.map((body) => (JSON.parse(body) as { id: string }).id);
+			const settled = async (wanted: string[], what: string) =>
+				await waitFor(
+					what,
+					async () => {
+						const acted = actedOnCounts(fake);
+						if (wanted.some((id) => !acted.has(id))) return false;
+						const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['new', 'running'] }));
+						return (await n8n.rest<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count === 0;
+					},
+					{ timeoutMs: 900_000, intervalMs: 1000 },
+				);
+
+			// Before the outage: a tenth of them acted on.
+			const before = bodies.filter((_, n) => n % 10 === 3);
+			assert.deepEqual([...(await send(before)).keys()], [200]);
+			await settled(before.map((body) => (JSON.parse(body) as { id: string }).id), 'the deliveries before the restart acted on');
+			const port = n8n.port;
+			await n8n.stop();
+			await n8n.start({ port, webhooks: [webhookPath(spec, 'On New Posts')], published: [workflowId] });
+
+			// After it: all of them, the acted-on tenth among them, in an order mixed once.
+			const order = bodies.map((body, n) => ({ body, key: (n * 7919) % bodies.length })).sort((a, b) => a.key - b.key);
+			const started = Date.now();
+			const statuses = await send(order.map((entry) => entry.body));
+			const answered = Date.now() - started;
+			await settled(ids, 'every delivery acted on');
+			const total = Date.now() - started;
+			recordTiming(`mixed burst of ${MIXED} after a restart, default settings`, total);
+			log(`answers ${JSON.stringify(Object.fromEntries(statuses))}, all answered in ${(answered / 1000).toFixed(1)} s, all acted on in ${(total / 1000).toFixed(1)} s (${((MIXED / total) * 1000).toFixed(1)}/s)`);
+			const fiveHundreds = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+			assert.equal(fiveHundreds, 0, 'deliveries answered 5xx');
+			assert.deepEqual([...statuses.keys()], [200], 'every delivery answered 200');
+			const acted = actedOnCounts(fake);
+			assert.equal(ids.filter((id) => acted.get(id) !== 1).length, 0, `deliveries not acted on exactly once: ${ids.filter((id) => acted.get(id) !== 1).slice(0, 10).join(', ')}`);
+			const filter = encodeURIComponent(JSON.stringify({ workflowId, status: NOT_SUCCEEDED }));
+			assert.equal((await n8n.rest<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count, 0, 'executions that did not succeed');
 		});
 	});
 }

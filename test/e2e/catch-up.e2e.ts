@@ -7,14 +7,19 @@
  * - the example "Re-enable disabled webhook subscriptions" runs once (a second n8n and stand-in):
  * every one of the 30 posts is pinned exactly once and passed on by the trigger once, per feed in the order the
  * posts were made (the order in which the trigger passed them on), the posts never delivered marked `caught_up`;
- * the test delivery that asks for the catch-up is acted on by nothing; a retry of the delivery acted on before the
- * outage, sent while the catch-up runs, pins nothing.
+ * the test delivery that asks for the catch-up (test deliveries off, as a workflow that pins every post has them)
+ * is acted on by nothing; a retry of the delivery acted on before the outage, sent while the catch-up runs, pins
+ * nothing. Then a feed with a pinned post, 150 posts and 5 stored 3 hours late during each outage, in both listing
+ * orders: publishing again, the example, and the subscription set active at the service followed by one new post
+ * each act on every post of the gap once, nothing before it again; and Send Test to a workflow with the defaults
+ * runs it once, its item marked test.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
 import { e2eSuite, pinNewPosts, recordTiming, REPO_ROOT, sleep, waitFor, webhookPath, type E2eContext } from './lib';
+import { node, workflow } from './lib/workflow';
 
 type Fake = NonNullable<E2eContext['backend']['fake']>;
 
@@ -251,7 +256,7 @@ async function outage(ctx: E2eContext, trigger: ReturnType<typeof pinNewPosts>, 
 }
 
 describe('Catch-up after n8n was away: the workflow re-activated', () => {
-	const trigger = pinNewPosts('E2E catch-up (re-activation)');
+	const trigger = pinNewPosts('E2E catch-up (re-activation)', { includeTestDeliveries: false });
 	let workflowId = '';
 	const ctx = e2eSuite({
 		start: true,
@@ -283,7 +288,7 @@ describe('Catch-up after n8n was away: the workflow re-activated', () => {
 });
 
 describe('Catch-up after n8n was away: the example "Re-enable disabled webhook subscriptions"', () => {
-	const trigger = pinNewPosts('E2E catch-up (example)');
+	const trigger = pinNewPosts('E2E catch-up (example)', { includeTestDeliveries: false });
 	let workflowId = '';
 	let exampleId = '';
 	const ctx = e2eSuite({
@@ -312,5 +317,149 @@ describe('Catch-up after n8n was away: the example "Re-enable disabled webhook s
 		assert.equal(passedOn.filter((post) => post.postId === first.postId).length, 1, 'the retried delivery reached the workflow again');
 		await assertOnlyPostsActedOn(ctx, workflowId);
 		assertInOrderPerFeed(passedOn);
+	});
+});
+
+/** A request to the service as the account's owner. */
+async function ownerSend(ctx: E2eContext, method: 'PATCH' | 'POST', apiPath: string, body?: unknown): Promise<number> {
+	const response = await fetch(`${ctx.backend.url}${apiPath}`, {
+		method,
+		headers: { Authorization: `Bearer ${ctx.backend.fake!.control.keys.owner}`, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	await response.arrayBuffer();
+	return response.status;
+}
+
+describe('Catch-up of a feed with a pinned post and posts stored late, however the subscription comes back', () => {
+	// A workflow that pins every post turns test deliveries off: a test delivery still looks back.
+	const trigger = pinNewPosts('E2E catch-up (any order)', { includeTestDeliveries: false });
+	/** Defaults only: what Send Test shows a user. */
+	const plain = workflow('E2E Send Test', [], { first: node('socialAggregatorTrigger', { events: ['post.created'], options: { allowHttp: true } }, { name: TRIGGER }) });
+	let workflowId = '';
+	let plainId = '';
+	let exampleId = '';
+	const ctx = e2eSuite({
+		start: true,
+		backend: BACKEND,
+		beforeStart: async ({ n8n }) => {
+			workflowId = await n8n.importWorkflow(trigger);
+			plainId = await n8n.importWorkflow(plain);
+			exampleId = await n8n.importWorkflow(EXAMPLE);
+			await n8n.publish(workflowId);
+			await n8n.publish(plainId);
+			return { webhooks: [webhookPath(trigger, TRIGGER), webhookPath(plain, TRIGGER)], published: [workflowId, plainId] };
+		},
+	});
+
+	it('Send Test to a published workflow with the defaults: one execution, its item marked test', async () => {
+		const fake = ctx.backend.fake!;
+		const subscription = await subscriptionAt(ctx, ctx.n8n.webhookUrl(webhookPath(plain, TRIGGER)));
+		assert.ok(subscription, 'the plain workflow has no subscription');
+		assert.equal(await ownerSend(ctx, 'POST', `/webhooks/${subscription.id}/test`), 202);
+		await fake.control.webhooks.settle();
+		const [execution] = await ctx.n8n.waitForExecutions(plainId, 1);
+		await sleep(3000);
+		assert.equal((await ctx.n8n.executions(plainId)).length, 1, 'Send Test started more than one execution');
+		const items = (await ctx.n8n.execution(execution.id)).items(TRIGGER);
+		assert.ok(items.length >= 1 && items.every((item) => item.test === true), `the items of a test delivery: ${JSON.stringify(items).slice(0, 300)}`);
+	});
+
+	/** One outage: n8n stopped, 10 posts whose deliveries fail (the subscription disabled), then 150 posts and 5 stored 3 hours late. */
+	async function outage(feed: { feedId: number; sourceId: number }, subscriptionId: number): Promise<number[]> {
+		const fake = ctx.backend.fake!;
+		// Near the real time, never back: a post stored later must not have been stored earlier.
+		if (Date.now() > fake.control.clock.now().getTime()) fake.control.clock.set(new Date());
+		await ctx.n8n.stop();
+		const failed: number[] = [];
+		for (let n = 0; n < 10; n++) failed.push((await syncOne(fake, feed, subscriptionId)).postId);
+		const url = ctx.n8n.webhookUrl(webhookPath(trigger, TRIGGER));
+		assert.equal((await subscriptionAt(ctx, url))?.status, 'disabled');
+		fake.control.clock.advance(2000);
+		const burst = fake.control.syncFeed(feed.feedId, { newPosts: 150, sourceId: feed.sourceId }).posts.map((post) => Number(post.id));
+		// The stand-in dates a sync's posts a second apart up to its newest: the clock moves past them, as a service's would.
+		fake.control.clock.advance(152_000);
+		const late = fake.control.syncFeed(feed.feedId, { newPosts: 5, sourceId: feed.sourceId, publishedBeforeMs: 3 * 3_600_000 }).posts.map((post) => Number(post.id));
+		await fake.control.webhooks.settle();
+		await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [webhookPath(trigger, TRIGGER), webhookPath(plain, TRIGGER)], published: [workflowId, plainId] });
+		return [...failed, ...burst, ...late];
+	}
+
+	/** Every post of `expected` pinned exactly once since `pinnedBefore`, and nothing else. */
+	async function assertGapOnce(expected: number[], pinnedBefore: number, label: string, started: number) {
+		const fake = ctx.backend.fake!;
+		const since = () => pins(fake).slice(pinnedBefore).map((pin) => pin.postId);
+		try {
+			await waitFor(`${expected.length} pins (${label})`, () => (new Set(since()).size >= expected.length ? true : undefined), { timeoutMs: 120_000, intervalMs: 500 });
+		} catch (error) {
+			const seen = new Set(since());
+			throw new Error(`${(error as Error).message}; ${expected.filter((id) => !seen.has(id)).length} missing, e.g. ${expected.filter((id) => !seen.has(id)).slice(0, 5).join(', ')}`);
+		}
+		recordTiming(`${label}: until each of ${expected.length} posts of the gap was acted on`, Date.now() - started);
+		await sleep(4000);
+		const counts = new Map<number, number>();
+		for (const id of since()) counts.set(id, (counts.get(id) ?? 0) + 1);
+		const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+		assert.deepEqual(sorted([...counts.keys()]), sorted(expected), `${label}: the posts acted on are those of the gap`);
+		assert.deepEqual([...counts].filter(([, n]) => n > 1), [], `${label}: posts acted on twice`);
+	}
+
+	it('publishing again, the Re-Enable example, and the subscription set active at the service: each post of the gap once, nothing before it again', async () => {
+		const fake = ctx.backend.fake!;
+		assert.equal(fake.control.shapes(), 'live', 'the delivery log is offered in the live shape only');
+		const url = ctx.n8n.webhookUrl(webhookPath(trigger, TRIGGER));
+		const [feed] = twoFeeds(fake, 'p');
+		// History, one post of which is pinned (published two days ago, listed first by the live order).
+		fake.control.syncFeed(feed.feedId, { newPosts: 40, sourceId: feed.sourceId, publishedBeforeMs: 6 * 3_600_000 });
+		const [old] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId, publishedBeforeMs: 48 * 3_600_000 }).posts;
+		fake.control.setPinned(Number(old.id), true);
+		await fake.control.webhooks.settle();
+		await waitFor('the history acted on', () => (pins(fake).length >= 41 ? true : undefined), { timeoutMs: 60_000 });
+		const subscriptionId = (await subscriptionAt(ctx, url))!.id;
+
+		const ways: Array<{ label: string; order: 'pinnedThenPlatform' | 'stored'; comeBack: () => Promise<number | undefined> }> = [
+			{
+				label: 'published again',
+				order: 'pinnedThenPlatform',
+				comeBack: async () => {
+					await ctx.n8n.rest('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+					await ctx.n8n.publish(workflowId);
+					return undefined;
+				},
+			},
+			{
+				label: 'the Re-Enable example',
+				order: 'stored',
+				comeBack: async () => {
+					const run = await ctx.n8n.runManually(exampleId);
+					run.assertSuccess();
+					// The plain workflow's subscription, disabled by the same outage, is re-enabled beside it.
+					assert.ok(run.items('Re-Enable').some((item) => item.id === subscriptionId), 'the example did not re-enable the subscription');
+					return undefined;
+				},
+			},
+			{
+				label: 'set active at the service, then one new post',
+				order: 'pinnedThenPlatform',
+				comeBack: async () => {
+					assert.equal(await ownerSend(ctx, 'PATCH', `/webhooks/${subscriptionId}`, { status: 'active' }), 200);
+					fake.control.clock.advance(2000);
+					const [post] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
+					await fake.control.webhooks.settle();
+					return Number(post.id);
+				},
+			},
+		];
+		for (const way of ways) {
+			fake.control.setPostOrder(way.order);
+			const gap = await outage(feed, subscriptionId);
+			const pinnedBefore = pins(fake).length;
+			const started = Date.now();
+			const newPost = await way.comeBack();
+			assert.equal((await subscriptionAt(ctx, url))?.status, 'active', `${way.label}: the subscription is not active`);
+			await assertGapOnce(newPost === undefined ? gap : [...gap, newPost], pinnedBefore, `${way.label} (${way.order})`, started);
+			process.stderr.write(`[catch-up] ${way.label}, ${way.order} order: ${gap.length} posts of the gap acted on once each\n`);
+		}
+		fake.control.setPostOrder(null);
 	});
 });

@@ -230,7 +230,7 @@ export const webhookDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to ask for a test delivery once the subscription is active again. A Social Aggregator Trigger that receives it catches up: the deliveries that failed are sent again, and the posts added while the subscription delivered nothing are emitted once each.',
+			'Whether to ask for a test delivery once the subscription is active again, so that a Social Aggregator Trigger catches up at once rather than at the next delivery: the deliveries that failed are sent again, and the posts added while the subscription delivered nothing are emitted once each. The trigger shows the test delivery as an item marked test unless its Include Test Deliveries is off.',
 		displayOptions: { show: { ...show, operation: ['reEnable'] } },
 	},
 

@@ -537,5 +537,6 @@ describe('a burst in one process', () => {
 		finished('wf-1:trigger-1', ['busy_0']);
 		const retried = await node.webhook.call(webhookContext(raw, headers).context);
 		expect(retried.workflowData?.[0]).toHaveLength(2);
-	});
+		// The refused delivery waited 5 s for a place first.
+	}, 15_000);
 });
