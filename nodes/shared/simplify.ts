@@ -32,9 +32,13 @@ function posterName(value: unknown): string | null {
 	return text(p.display_name) ?? text(p.name);
 }
 
-/** A post of a feed, simplified: who said what, where and when, its link, reach and moderation. */
+/**
+ * A post of a feed, simplified: who said what, where and when, its link, reach and moderation, and its ID and feed,
+ * which moderating it next (Approve, Reject, Pin …) takes.
+ */
 const simplifiedFeedPost = (post: IDataObject): IDataObject => ({
 	id: post.id ?? null,
+	feed_id: post.feed_id ?? null,
 	platform: text(post.platform),
 	poster_name: posterName(post.poster),
 	message: text(post.message),
@@ -72,18 +76,12 @@ const feedPostFields = [
 	'view_count',
 ];
 
-/** A post of one feed (Post › Get, Get Many, Download Media): the feed is the one asked for. */
-export const feedPostShape: RecordShape = { simplify: simplifiedFeedPost, fields: feedPostFields, always: ['id'] };
-
-/** A post with its feed, which acting on it needs (Post › Search Across Feeds, the Feed Trigger). */
-export const searchPostShape: RecordShape = {
-	simplify: (post) => {
-		const { id, ...rest } = simplifiedFeedPost(post);
-		return { id, feed_id: post.feed_id ?? null, ...rest };
-	},
-	fields: feedPostFields,
-	always: ['id'],
-};
+/**
+ * A post of a feed (Post › Get, Get Many, Download Media, Search Across Feeds, the Feed Trigger). A post of one
+ * feed answered without `feed_id` gets that feed's before it is shaped (`ofFeed` in the Social Aggregator node's
+ * routing, the Feed Trigger's items).
+ */
+export const feedPostShape: RecordShape = { simplify: simplifiedFeedPost, fields: feedPostFields, always: ['id', 'feed_id'] };
 
 /** A post of the Data API (Data › Post › Search). */
 export const dataPostShape: RecordShape = {

@@ -61,6 +61,11 @@ export interface RouteSpec {
 	after?: After;
 	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
 	shape?: RecordShape;
+	/**
+	 * Records of the feed in the path (`feedId`): one answered without its `feed_id` (SPEC.md's feed post has none)
+	 * gets that feed's, so that acting on it next (Approve, Reject, Pin) can take both IDs from the item.
+	 */
+	ofFeed?: boolean;
 	/** Items made from the record read, instead of the record itself: files in binary fields (Post › Download Media). */
 	files?: Files;
 	/**
@@ -126,7 +131,12 @@ function operationHook(spec: RouteSpec) {
 		const request = () => `${method} ${String(options.url ?? '')}`;
 		// Simplify and Output Fields are read only once there are records to shape.
 		const output = (records: IDataObject[]) =>
-			outputItems(records, spec, itemIndex, spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined);
+			outputItems(
+				spec.ofFeed ? withFeedId(records, idValue(parameterText.call(this, 'feedId'))) : records,
+				spec,
+				itemIndex,
+				spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined,
+			);
 		try {
 			const settings = await runSettings.call(this, spec, itemIndex);
 			for (const step of operation.prepare) await step.call(this, options, itemIndex);
@@ -223,6 +233,14 @@ async function findListed(
 	const found = await findInPages(pageReader(list), parameterText.call(this, lastId));
 	if (found) return found;
 	throw apiErrorFromResponse(this.getNode(), notFound, rules.itemIndex, undefined, rules.request);
+}
+
+/** Each record with its feed's ID: the one it was answered with, else the feed asked for. Changed in place, not copied. */
+function withFeedId(records: IDataObject[], feedId: number | string): IDataObject[] {
+	for (const record of records) {
+		if (record.feed_id === undefined || record.feed_id === null) record.feed_id = feedId;
+	}
+	return records;
 }
 
 /** The records as items: secrets the user did not ask for left out, Simplify and Output Fields (`choice`) applied. */

@@ -4,7 +4,6 @@ import {
 	dataPostShape,
 	feedPostShape,
 	outputChoice,
-	searchPostShape,
 	profileShape,
 	shapeProfileGroup,
 	shapeRecord,
@@ -56,9 +55,10 @@ describe('feed posts', () => {
 	};
 
 	test('simplified: at most ten flat fields, the most useful first; the poster as one name', () => {
-		const simplified = feedPostShape.simplify(post);
+		const simplified = feedPostShape.simplify({ ...post, feed_id: 2 });
 		expect(simplified).toEqual({
 			id: 1001,
+			feed_id: 2,
 			platform: 'Twitter',
 			poster_name: 'Ada Lovelace',
 			message: 'hello',
@@ -71,17 +71,23 @@ describe('feed posts', () => {
 		expect(Object.keys(simplified)).toEqual(Object.keys(feedPostShape.simplify({})));
 	});
 
-	test('a cross-feed search result names its feed, after its ID; a post of one feed does not', () => {
-		const found = searchPostShape.simplify({ ...post, feed_id: 2 });
-		expect(Object.keys(found)).toEqual(['id', 'feed_id', ...Object.keys(feedPostShape.simplify(post)).slice(1)]);
-		expect(found.feed_id).toBe(2);
-		expect(feedPostShape.simplify({ ...post, feed_id: 2 })).not.toHaveProperty('feed_id');
+	test('a post keeps its ID and its feed, both of which moderating it next takes', () => {
+		const simplified = feedPostShape.simplify({ ...post, feed_id: 2 });
+		expect([simplified.id, simplified.feed_id]).toEqual([1001, 2]);
+		expect(Object.keys(simplified).slice(0, 2)).toEqual(['id', 'feed_id']);
+		// Selected Fields keeps both whatever is chosen.
+		expect(shapeRecord({ ...post, feed_id: 2 }, feedPostShape, { mode: 'selected', fields: ['message'] })).toEqual({
+			id: 1001,
+			feed_id: 2,
+			message: 'hello',
+		});
 	});
 
 	test('missing or odd fields become null, never undefined or a crash', () => {
 		const odd = feedPostShape.simplify({ id: 3, poster: 'nobody', media: [null, 1], like_count: '5', pinned: 'yes' });
 		expect(odd).toEqual({
 			id: 3,
+			feed_id: null,
 			platform: null,
 			poster_name: null,
 			message: null,
@@ -92,7 +98,6 @@ describe('feed posts', () => {
 			moderation_status: null,
 		});
 		expect(feedPostShape.simplify({ poster: { name: 'only_handle' } }).poster_name).toBe('only_handle');
-		expect(searchPostShape.simplify({}).feed_id).toBeNull();
 	});
 });
 
@@ -122,7 +127,6 @@ test('data posts: eight flat fields, the counts null where the platform reports 
 test('every simplified record: at most ten fields, none of them an object', () => {
 	const records = [
 		feedPostShape.simplify({ ...rawPost(), feed_id: 2 }),
-		searchPostShape.simplify({ ...rawPost(), feed_id: 2 }),
 		dataPostShape.simplify(rawPost()),
 		profileShape.simplify({ platform: 'Google', handle: 'h', metrics: { follower_count: 1 }, place_id: 'ChIJ', term: 't', exact_match: true }),
 	];
