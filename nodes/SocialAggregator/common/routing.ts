@@ -62,8 +62,8 @@ export interface RouteSpec {
 	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
 	shape?: RecordShape;
 	/**
-	 * Records of the feed in the path (`feedId`): one answered without its `feed_id` (SPEC.md's feed post has none)
-	 * gets that feed's, so that acting on it next (Approve, Reject, Pin) can take both IDs from the item.
+	 * Records of the feed in the path (`feedId`): one answered without its `feed_id` gets that feed's, so that acting
+	 * on it next (Approve, Reject, Pin), which names the feed too (docs/service.md#post-actions), takes both from the item.
 	 */
 	ofFeed?: boolean;
 	/** Items made from the record read, instead of the record itself: files in binary fields (Post › Download Media). */
