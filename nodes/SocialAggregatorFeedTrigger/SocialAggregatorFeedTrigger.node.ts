@@ -12,7 +12,7 @@ import type {
 import { toList } from '../shared/input';
 import { feedOptions } from '../shared/loadOptions';
 import { retryTiming } from '../shared/retry';
-import { searchPostShape } from '../shared/simplify';
+import { feedPostShape } from '../shared/simplify';
 import { apiRequestChecked, keyBudget } from '../shared/transport';
 import { isDigits } from '../shared/utils';
 import { DEFAULT_LATE_HOURS, feedPageAnswer, type FeedPage, type FeedPost, type FetchFeedPage } from '../shared/feedWalk';
@@ -128,7 +128,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 		const fetchPage = feedPageReader(this, status);
 		const toItem = ({ feedId, post }: { feedId: string; post: FeedPost }): INodeExecutionData => {
 			const withFeed: IDataObject = { ...post, feed_id: post.feed_id ?? Number(feedId) };
-			return { json: simplify ? searchPostShape.simplify(withFeed) : withFeed };
+			return { json: simplify ? feedPostShape.simplify(withFeed) : withFeed };
 		};
 
 		// n8n runs poll() for Fetch Test Event too, with the mode 'manual': the memory stays as it is.

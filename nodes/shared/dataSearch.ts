@@ -71,7 +71,7 @@ function allowedText(platform: string): string {
 const TERM_TYPE_HINTS: Record<string, string> = {
 	Reddit: 'Reddit needs an explicit Term Type: Channel for a subreddit, or Mentions for a keyword search.',
 	Google:
-		'Google reviews need Term Type Reviews and a place ID as the term (Profiles → Look Up on Google returns it), and Reviews applies to Google only, so search Google in a node of its own.',
+		'Google reviews need Term Type Reviews and a place ID as the term (Profiles → Look Up on Google returns it as place_id), and Reviews applies to Google only, so search Google in a node of its own.',
 };
 
 function termRefusal(value: unknown, term: string): InputRefusal | undefined {

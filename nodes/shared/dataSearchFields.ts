@@ -40,7 +40,7 @@ export const dataSearchFields: INodeProperties[] = [
 		default: '',
 		placeholder: '#nasa',
 		description:
-			'The handle, hashtag, keyword, subreddit or place ID to look up, read according to Term Type; for Google reviews, a place ID from Profiles → Look Up',
+			'The handle, hashtag, keyword, subreddit or place ID to look up, read according to Term Type; for Google reviews, a place ID: the place_id of a Google profile from Profiles → Look Up',
 	},
 	platformsField,
 	{

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { canonicalPlatform } from './platforms';
 import { isObject } from './utils';
 
 // Output sized for people and agents (n8n's guideline: a Simplify toggle where an answer has more than ten
@@ -32,9 +33,13 @@ function posterName(value: unknown): string | null {
 	return text(p.display_name) ?? text(p.name);
 }
 
-/** A post of a feed, simplified: who said what, where and when, its link, reach and moderation. */
+/**
+ * A post of a feed, simplified: who said what, where and when, its link, reach and moderation, and its ID and feed,
+ * which moderating it next (Approve, Reject, Pin …) takes.
+ */
 const simplifiedFeedPost = (post: IDataObject): IDataObject => ({
 	id: post.id ?? null,
+	feed_id: post.feed_id ?? null,
 	platform: text(post.platform),
 	poster_name: posterName(post.poster),
 	message: text(post.message),
@@ -72,18 +77,12 @@ const feedPostFields = [
 	'view_count',
 ];
 
-/** A post of one feed (Post › Get, Get Many, Download Media): the feed is the one asked for. */
-export const feedPostShape: RecordShape = { simplify: simplifiedFeedPost, fields: feedPostFields, always: ['id'] };
-
-/** A post with its feed, which acting on it needs (Post › Search Across Feeds, the Feed Trigger). */
-export const searchPostShape: RecordShape = {
-	simplify: (post) => {
-		const { id, ...rest } = simplifiedFeedPost(post);
-		return { id, feed_id: post.feed_id ?? null, ...rest };
-	},
-	fields: feedPostFields,
-	always: ['id'],
-};
+/**
+ * A post of a feed (Post › Get, Get Many, Download Media, Search Across Feeds, the Feed Trigger). A post of one
+ * feed answered without `feed_id` gets that feed's before it is shaped (`ofFeed` in the Social Aggregator node's
+ * routing, the Feed Trigger's items).
+ */
+export const feedPostShape: RecordShape = { simplify: simplifiedFeedPost, fields: feedPostFields, always: ['id', 'feed_id'] };
 
 /** A post of the Data API (Data › Post › Search). */
 export const dataPostShape: RecordShape = {
@@ -117,24 +116,51 @@ export const dataPostShape: RecordShape = {
 	always: ['platform', 'platform_id'],
 };
 
-/** A profile, one item each (Data › Profile › Look Up): the live shape's fields, or the flat shape's. */
+/** An ID as text: the service's IDs may be strings or numbers. */
+const idText = (value: unknown): string | null =>
+	typeof value === 'number' && Number.isFinite(value) ? String(value) : text(value);
+
+/**
+ * Whether an ID can be a Google place ID: one token of URL-safe base64 (`ChIJ…`, `GhIJ…`, `Ei…`), not a bare
+ * number (a place's numeric CID, or a record's ID, is no place ID) and not a name (spaces).
+ */
+const isPlaceId = (id: string): boolean => /^[A-Za-z0-9_-]+$/.test(id) && /[A-Za-z]/.test(id);
+
+/**
+ * A Google profile's place ID, which Post › Search with Term Type Reviews takes as it is: `place_id`, else the
+ * platform's ID of the place (`platform_id`, `id`), else the live answer's handle (on Google, the place ID);
+ * only a value that can be one, so a place's name or number never stands in for it.
+ */
+function placeId(profile: IDataObject): string | null {
+	if (canonicalPlatform(String(profile.platform ?? '')) !== 'Google') return null;
+	for (const field of ['place_id', 'platform_id', 'id', 'handle']) {
+		const id = idText(profile[field]);
+		if (id !== null && isPlaceId(id.trim())) return id.trim();
+	}
+	return null;
+}
+
+/**
+ * A profile, one item each (Data › Profile › Look Up): the live shape's fields, or the flat shape's. It keeps the
+ * IDs a next step takes: the platform's ID of the profile where the answer gives one, and on Google the place ID
+ * (null elsewhere), always under these names whichever field the answer carried it in.
+ */
 export const profileShape: RecordShape = {
 	simplify: (profile) => {
 		const metrics = child(profile.metrics);
-		const simplified: IDataObject = {
+		return {
 			platform: text(profile.platform),
 			handle: text(profile.handle) ?? text(profile.name),
+			platform_id: idText(profile.platform_id) ?? idText(profile.id),
+			place_id: placeId(profile),
 			url: text(profile.url),
 			follower_count: count(metrics.follower_count ?? profile.follower_count),
 			post_count: count(metrics.post_count ?? profile.post_count),
 			term: text(profile.term),
 			exact_match: typeof profile.exact_match === 'boolean' ? profile.exact_match : null,
 		};
-		// A Google place ID, where the answer gives one apart from the handle: what a reviews search needs.
-		if (text(profile.place_id)) simplified.place_id = profile.place_id;
-		return simplified;
 	},
-	fields: ['display_name', 'exact_match', 'image', 'metrics', 'name', 'place_id', 'platform_id', 'term', 'url'],
+	fields: ['display_name', 'exact_match', 'id', 'image', 'metrics', 'name', 'place_id', 'platform_id', 'term', 'url'],
 	always: ['platform', 'handle'],
 };
 

@@ -150,7 +150,7 @@ class McpClient {
 	}
 }
 
-const FEED_POST = ['id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
+const FEED_POST = ['id', 'feed_id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
 const DATA_POST = ['platform', 'platform_id', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count'];
 /** What an agent reads of a post by default, at most (JSON bytes). */
 const POST_BYTES = 400;

@@ -7,6 +7,7 @@ import {
 	addDataPosts,
 	configureData,
 	failData,
+	placeIds,
 	type DataConfigureOptions,
 	type DataFailOptions,
 } from './dataApi';
@@ -21,6 +22,7 @@ import { KEYS, SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
 import type { RequestLogEntry, Service } from './service';
 import { parseShapes, type Shapes } from './shapes';
 import { openConnectionLink, socialAccountJson } from './social';
+import type { PlaceIdField } from './state';
 import type { Account, Delivery, EmailRecord, ModerationStatus, PostOrder } from './types';
 import { acceptInvitation, consumeSignInToken, userJson } from './users';
 import { ApiError, isPlainObject, iso, notFound, parseIntStrict, type JsonObject } from './util';
@@ -155,6 +157,8 @@ export interface Control {
 		configure(platform: string, options: DataConfigureOptions): void;
 		fail(platform: string, options: DataFailOptions): void;
 		addPosts(platform: string, term: string, count: number, termType?: string): Record<string, unknown>[];
+		/** Where the flat profile shape (`spec`) gives a Google place ID: `place_id` (the default) or `platform_id`. */
+		placeIds(field: PlaceIdField): void;
 		credits(): { total: number; byPlatform: Record<string, number>; requests: number };
 		resetCredits(): void;
 		clear(): void;
@@ -329,6 +333,7 @@ export function buildControl(svc: Service): Control {
 			configure: (platform, options) => configureData(svc.state, platform, options),
 			fail: (platform, options) => failData(svc.state, platform, options),
 			addPosts: (platform, term, count, termType) => addDataPosts(svc, platform, term, count, termType),
+			placeIds: (field) => placeIds(svc.state, field),
 			credits: () => ({ total: svc.state.credits.total, byPlatform: { ...svc.state.credits.byPlatform }, requests: svc.state.credits.requests }),
 			resetCredits: () => {
 				svc.state.credits = { total: 0, byPlatform: {}, requests: 0 };
@@ -337,6 +342,7 @@ export function buildControl(svc: Service): Control {
 				svc.state.dataConfig.clear();
 				svc.state.dataFailures = [];
 				svc.state.dataAdded.clear();
+				svc.state.placeIdField = 'place_id';
 			},
 		},
 	};
@@ -446,6 +452,7 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/data/configure', wrap((b) => configureData(svc.state, str(b.platform, 'platform'), b as DataConfigureOptions)));
 	c.post('/data/fail', wrap((b) => failData(svc.state, str(b.platform, 'platform'), { ...(b as unknown as DataFailOptions), times: b.times === undefined || b.times === null ? undefined : num(b.times, 'times') })));
 	c.post('/data/posts', wrap((b) => addDataPosts(svc, str(b.platform, 'platform'), str(b.term, 'term'), num(b.count ?? 1, 'count'), b.termType as string | undefined)));
+	c.post('/data/place_ids', wrap((b) => placeIds(svc.state, str(b.field, 'field'))));
 	c.get('/data/credits', wrap(() => ctl().data.credits()));
 	c.delete('/data/credits', wrap(() => ctl().data.resetCredits()));
 	c.delete('/data', wrap(() => ctl().data.clear()));

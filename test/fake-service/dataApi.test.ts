@@ -307,6 +307,28 @@ describe('GET /data/profiles', () => {
 		expect(entry(reviews, 'Google')).toMatchObject({ success: true });
 		expect(reviews.body.data.every((p: any) => !('like_count' in p))).toBe(true);
 	});
+	test('the spec shape with the Google place id in platform_id (chosen through the control API): the name apart, no place_id; a reset or clear brings back place_id', async () => {
+		h.fake.control.setShapes('spec');
+		const query = { term: 'Acme Coffee Berlin', platforms: 'Google,Twitter' };
+		const before = (await h.api.get('/data/profiles', { query })).body.data.find((p: any) => p.platform === 'Google');
+		expect((await h.origin.post('/_control/data/place_ids', { field: 'platform_id' })).status).toBe(200);
+		const res = await h.api.get('/data/profiles', { query });
+		const google = res.body.data.find((p: any) => p.platform === 'Google');
+		expect(google).toMatchObject({ name: 'Acme Coffee Berlin', platform_id: before.place_id });
+		expect('place_id' in google).toBe(false);
+		// Only Google's profiles change.
+		expect(res.body.data.find((p: any) => p.platform === 'Twitter')).toMatchObject({ platform_id: expect.not.stringMatching(/^ChIJ/) });
+		const reviews = await posts({ term: google.platform_id, term_type: 'reviews', platforms: 'Google' });
+		expect(entry(reviews, 'Google')).toMatchObject({ success: true, count: expect.any(Number) });
+		expect(reviews.body.data.length).toBeGreaterThan(0);
+		expect((await h.origin.post('/_control/data/place_ids', { field: 'name' })).status).toBe(400);
+		h.fake.control.data.clear();
+		expect((await h.api.get('/data/profiles', { query })).body.data.find((p: any) => p.platform === 'Google')).toMatchObject({ place_id: before.place_id });
+		h.fake.control.data.placeIds('platform_id');
+		h.fake.control.reset();
+		h.fake.control.setShapes('spec');
+		expect((await h.api.get('/data/profiles', { query })).body.data.find((p: any) => p.platform === 'Google')).toMatchObject({ place_id: before.place_id });
+	});
 	test('the live shape by default: one group per platform and handle, exact_match, nullable metrics; the Google handle is a place id for reviews', async () => {
 		const res = await h.api.get('/data/profiles', { query: { term: 'nasa,fizzbuzz,nobody1,Acme Coffee Berlin', platforms: 'Twitter,Google,MySpace' } });
 		expect(res.status).toBe(200);

@@ -289,21 +289,26 @@ function placeId(name: string): string {
 	return `ChIJ${h1}${h2}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(20, 'Q');
 }
 
-/** The spec shape (CONTRIBUTING.md's earlier choice, SPEC.md shows none): one record per platform and handle, the profile's fields at the top. */
-function flatProfile(svc: Service, name: string, term: string): Record<string, unknown> {
+/**
+ * The spec shape (CONTRIBUTING.md's earlier choice, SPEC.md shows none): one record per platform and handle, the
+ * profile's fields at the top. A Google place's name is in `name`, its place ID in `place_id` or, as the state
+ * says (`placeIds`), in `platform_id`.
+ */
+function flatProfile(svc: Service, state: State, name: string, term: string): Record<string, unknown> {
 	const r = rng(hash32(`${svc.seed}|profile|${name}|${term.toLowerCase()}`));
 	const handle = stripPrefix(term).toLowerCase().replace(/[^a-z0-9_.-]+/g, '');
 	const poster = makePoster(name, handle, r);
+	const google = name === 'Google';
 	const profile: Record<string, unknown> = {
 		platform: name,
 		term,
-		platform_id: poster.platform_id,
-		name: name === 'Google' ? term : poster.name,
-		display_name: name === 'Google' ? term : poster.display_name,
-		url: name === 'Google' ? `https://maps.google.com/?cid=${hash32(term)}` : poster.url,
+		platform_id: google && state.placeIdField === 'platform_id' ? placeId(term) : poster.platform_id,
+		name: google ? term : poster.name,
+		display_name: google ? term : poster.display_name,
+		url: google ? `https://maps.google.com/?cid=${hash32(term)}` : poster.url,
 		image: poster.image,
 	};
-	if (name === 'Google') profile.place_id = placeId(term);
+	if (google && state.placeIdField === 'place_id') profile.place_id = placeId(term);
 	return profile;
 }
 
@@ -359,7 +364,7 @@ function dataProfiles(ctx: Ctx): Record<string, unknown> {
 			entries.push({ platform: name, success: false, error_code: failure.errorCode, message: failure.message });
 			continue;
 		}
-		for (const term of terms) data.push(svc.shapes === 'spec' ? flatProfile(svc, name, term) : profileGroup(svc, name, term));
+		for (const term of terms) data.push(svc.shapes === 'spec' ? flatProfile(svc, ctx.state, name, term) : profileGroup(svc, name, term));
 		ok.push(platform);
 		entries.push({ platform: name, success: true, count: terms.length, next_cursor: null, has_more: false });
 	}
@@ -392,6 +397,12 @@ export function configureData(state: State, platform: string, options: DataConfi
 	if (options.pages !== undefined) cfg.totalPosts = options.pages * pageSize;
 	if (options.totalPosts !== undefined) cfg.totalPosts = options.totalPosts;
 	state.dataConfig.set(key, cfg);
+}
+
+/** Where flat Google profiles (the `spec` shape) carry their place ID from now on, until a reset or `data.clear()`. */
+export function placeIds(state: State, field: string): void {
+	if (field !== 'place_id' && field !== 'platform_id') throw new Error(`a place ID is in "place_id" or "platform_id", not ${JSON.stringify(field)}`);
+	state.placeIdField = field;
 }
 
 export interface DataFailOptions {

@@ -24,6 +24,12 @@ export interface DataStreamConfig {
 	pageSize?: number;
 }
 
+/**
+ * Where a flat Google profile carries its place ID (SPEC.md shows no profile fields, so both are legal): `place_id`
+ * beside the profile's own `platform_id`, or as the `platform_id` itself, the place's name in `name`.
+ */
+export type PlaceIdField = 'place_id' | 'platform_id';
+
 export interface DataFailure {
 	platform: string;
 	term?: string;
@@ -84,6 +90,9 @@ export class State {
 	dataFailures: DataFailure[] = [];
 
 	dataAdded = new Map<string, AddedDataPost[]>();
+
+	/** Where the flat profile shape (`spec`) gives a Google place ID (dataApi.ts, `placeIds`). */
+	placeIdField: PlaceIdField = 'place_id';
 
 	credits = { total: 0, byPlatform: {} as Record<string, number>, requests: 0 };
 

@@ -61,6 +61,12 @@ export interface RouteSpec {
 	after?: After;
 	/** Records that Simplify and Output Fields (shared/simplify.ts) shape, once fetched. */
 	shape?: RecordShape;
+	/**
+	 * Records of the feed in the path (`feedId`): shaped (Simplify, Selected Fields), one answered without its `feed_id`
+	 * gets that feed's, so that acting on it next (Approve, Reject, Pin), which names the feed too
+	 * (docs/service.md#post-actions), takes both from the item. Raw stays as answered.
+	 */
+	ofFeed?: boolean;
 	/** Items made from the record read, instead of the record itself: files in binary fields (Post › Download Media). */
 	files?: Files;
 	/**
@@ -126,7 +132,13 @@ function operationHook(spec: RouteSpec) {
 		const request = () => `${method} ${String(options.url ?? '')}`;
 		// Simplify and Output Fields are read only once there are records to shape.
 		const output = (records: IDataObject[]) =>
-			outputItems(records, spec, itemIndex, spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined);
+			outputItems(
+				records,
+				spec,
+				itemIndex,
+				spec.shape ? outputChoice((name, fallback) => this.getNodeParameter(name, fallback)) : undefined,
+				spec.ofFeed ? idValue(parameterText.call(this, 'feedId')) : undefined,
+			);
 		try {
 			const settings = await runSettings.call(this, spec, itemIndex);
 			for (const step of operation.prepare) await step.call(this, options, itemIndex);
@@ -225,18 +237,28 @@ async function findListed(
 	throw apiErrorFromResponse(this.getNode(), notFound, rules.itemIndex, undefined, rules.request);
 }
 
-/** The records as items: secrets the user did not ask for left out, Simplify and Output Fields (`choice`) applied. */
+/** A record with its feed's ID: the one it was answered with, else the feed asked for (a copy, the answer left as it came). */
+function withFeedId(record: IDataObject, feedId: number | string | undefined): IDataObject {
+	if (feedId === undefined || (record.feed_id !== undefined && record.feed_id !== null)) return record;
+	return { ...record, feed_id: feedId };
+}
+
+/**
+ * The records as items: secrets the user did not ask for left out, Simplify and Output Fields (`choice`) applied,
+ * a shaped record of the feed `feedId` with that feed (`ofFeed`).
+ */
 export function outputItems(
 	records: IDataObject[],
 	spec: Pick<RouteSpec, 'omit' | 'shape'>,
 	itemIndex: number,
 	choice?: OutputChoice,
+	feedId?: number | string,
 ): INodeExecutionData[] {
 	return records.map((record) => {
 		// A copy only where a field is taken out: a Return All of 50,000 posts needs no second set.
 		let json = spec.omit ? { ...record } : record;
 		for (const field of spec.omit ?? []) delete json[field];
-		if (spec.shape && choice) json = shapeRecord(json, spec.shape, choice);
+		if (spec.shape && choice && choice.mode !== 'raw') json = shapeRecord(withFeedId(json, feedId), spec.shape, choice);
 		return { json, pairedItem: { item: itemIndex } };
 	});
 }

@@ -4,7 +4,7 @@ import { bodyIdList, requireOneOf, requireText, queryDateTimeRange } from '../co
 import { BULK_ACTIONS, BULK_MODERATION_URL, moderationSummary } from '../common/bulkModeration';
 import { collection, feedLocator, listFields, postLocator } from '../common/fields';
 import { MEDIA_CHOICES } from '../../shared/media';
-import { feedPostShape, searchPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
+import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
 import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media';
 import { route } from '../common/routing';
 
@@ -47,6 +47,7 @@ export const postDescription: INodeProperties[] = [
 					method: 'GET',
 					url: postUrl,
 					shape: feedPostShape,
+					ofFeed: true,
 					prepare: [requireOneOf('media', 'Media', MEDIA_CHOICES), checkDownloadFields],
 					files: downloadMedia,
 				}),
@@ -56,7 +57,7 @@ export const postDescription: INodeProperties[] = [
 				value: 'get',
 				description: 'Get a post of a feed',
 				action: 'Get a post',
-				routing: route({ method: 'GET', url: postUrl, shape: feedPostShape }),
+				routing: route({ method: 'GET', url: postUrl, shape: feedPostShape, ofFeed: true }),
 			},
 			{
 				name: 'Get Many',
@@ -68,6 +69,7 @@ export const postDescription: INodeProperties[] = [
 					url: postsUrl,
 					list: 'paged',
 					shape: feedPostShape,
+					ofFeed: true,
 					prepare: [
 						queryDateTimeRange(
 							{ path: 'filters.after', label: 'After date', property: 'starting_at' },
@@ -112,7 +114,7 @@ export const postDescription: INodeProperties[] = [
 					method: 'GET',
 					url: '/search/posts',
 					list: 'paged',
-					shape: searchPostShape,
+					shape: feedPostShape,
 					prepare: [requireText('query', 'Search Text')],
 				}),
 			},

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { checkDataSearch } from '../../../nodes/shared/dataSearch';
 import {
 	dataPostShape,
 	feedPostShape,
 	outputChoice,
-	searchPostShape,
 	profileShape,
 	shapeProfileGroup,
 	shapeRecord,
@@ -56,9 +56,10 @@ describe('feed posts', () => {
 	};
 
 	test('simplified: at most ten flat fields, the most useful first; the poster as one name', () => {
-		const simplified = feedPostShape.simplify(post);
+		const simplified = feedPostShape.simplify({ ...post, feed_id: 2 });
 		expect(simplified).toEqual({
 			id: 1001,
+			feed_id: 2,
 			platform: 'Twitter',
 			poster_name: 'Ada Lovelace',
 			message: 'hello',
@@ -71,17 +72,23 @@ describe('feed posts', () => {
 		expect(Object.keys(simplified)).toEqual(Object.keys(feedPostShape.simplify({})));
 	});
 
-	test('a cross-feed search result names its feed, after its ID; a post of one feed does not', () => {
-		const found = searchPostShape.simplify({ ...post, feed_id: 2 });
-		expect(Object.keys(found)).toEqual(['id', 'feed_id', ...Object.keys(feedPostShape.simplify(post)).slice(1)]);
-		expect(found.feed_id).toBe(2);
-		expect(feedPostShape.simplify({ ...post, feed_id: 2 })).not.toHaveProperty('feed_id');
+	test('a post keeps its ID and its feed, both of which moderating it next takes', () => {
+		const simplified = feedPostShape.simplify({ ...post, feed_id: 2 });
+		expect([simplified.id, simplified.feed_id]).toEqual([1001, 2]);
+		expect(Object.keys(simplified).slice(0, 2)).toEqual(['id', 'feed_id']);
+		// Selected Fields keeps both whatever is chosen.
+		expect(shapeRecord({ ...post, feed_id: 2 }, feedPostShape, { mode: 'selected', fields: ['message'] })).toEqual({
+			id: 1001,
+			feed_id: 2,
+			message: 'hello',
+		});
 	});
 
 	test('missing or odd fields become null, never undefined or a crash', () => {
 		const odd = feedPostShape.simplify({ id: 3, poster: 'nobody', media: [null, 1], like_count: '5', pinned: 'yes' });
 		expect(odd).toEqual({
 			id: 3,
+			feed_id: null,
 			platform: null,
 			poster_name: null,
 			message: null,
@@ -92,7 +99,6 @@ describe('feed posts', () => {
 			moderation_status: null,
 		});
 		expect(feedPostShape.simplify({ poster: { name: 'only_handle' } }).poster_name).toBe('only_handle');
-		expect(searchPostShape.simplify({}).feed_id).toBeNull();
 	});
 });
 
@@ -122,9 +128,17 @@ test('data posts: eight flat fields, the counts null where the platform reports 
 test('every simplified record: at most ten fields, none of them an object', () => {
 	const records = [
 		feedPostShape.simplify({ ...rawPost(), feed_id: 2 }),
-		searchPostShape.simplify({ ...rawPost(), feed_id: 2 }),
 		dataPostShape.simplify(rawPost()),
-		profileShape.simplify({ platform: 'Google', handle: 'h', metrics: { follower_count: 1 }, place_id: 'ChIJ', term: 't', exact_match: true }),
+		profileShape.simplify({
+			platform: 'Google',
+			handle: 'h',
+			metrics: { follower_count: 1 },
+			place_id: 'ChIJabcdefgh',
+			platform_id: 'g1',
+			id: 4,
+			term: 't',
+			exact_match: true,
+		}),
 	];
 	for (const record of records) {
 		expect(Object.keys(record).length).toBeLessThanOrEqual(10);
@@ -133,11 +147,15 @@ test('every simplified record: at most ten fields, none of them an object', () =
 });
 
 describe('profiles', () => {
-	test('the live shape: metrics flattened; nulls kept', () => {
+	const PLACE = 'ChIJN1t_tDeuEmsRUsoyG83frY4';
+
+	test('the live shape: metrics flattened; nulls kept; no IDs answered, none made up', () => {
 		const live = { platform: 'Twitter', handle: 'nasa', url: 'u', metrics: { follower_count: 10, post_count: null }, term: 'nasa', exact_match: true };
 		expect(profileShape.simplify(live)).toEqual({
 			platform: 'Twitter',
 			handle: 'nasa',
+			platform_id: null,
+			place_id: null,
 			url: 'u',
 			follower_count: 10,
 			post_count: null,
@@ -146,17 +164,53 @@ describe('profiles', () => {
 		});
 	});
 
-	test('the flat shape: the name is the handle, a Google place ID is kept', () => {
-		const flat = { platform: 'Google', term: 'Cafe', name: 'Cafe', display_name: 'Cafe', url: 'u', image: 'i', place_id: 'ChIJabc', platform_id: '1' };
+	test('the flat shape: the name is the handle, the platform\'s ID of the profile is kept (platform_id, else id)', () => {
+		const flat = { platform: 'Twitter', term: 'nasa', name: 'nasa', display_name: 'NASA', url: 'u', image: 'i', platform_id: '11348282' };
 		expect(profileShape.simplify(flat)).toEqual({
-			platform: 'Google',
-			handle: 'Cafe',
+			platform: 'Twitter',
+			handle: 'nasa',
+			platform_id: '11348282',
+			place_id: null,
 			url: 'u',
 			follower_count: null,
 			post_count: null,
-			term: 'Cafe',
+			term: 'nasa',
 			exact_match: null,
-			place_id: 'ChIJabc',
+		});
+		expect(profileShape.simplify({ platform: 'Bluesky', handle: 'nasa', id: 42 }).platform_id).toBe('42');
+		// A place ID belongs to Google alone.
+		expect(profileShape.simplify({ platform: 'Twitter', handle: 'nasa', place_id: PLACE }).place_id).toBeNull();
+	});
+
+	describe('a Google profile keeps its place ID as place_id, whichever field the answer carries it in', () => {
+		const answers: Array<[string, IDataObject]> = [
+			['place_id beside the profile\'s own platform_id', { platform: 'Google', term: 'Cafe', name: 'Cafe', url: 'u', place_id: PLACE, platform_id: 'g1' }],
+			['platform_id, the place\'s name apart', { platform: 'Google', term: 'nasa', name: 'NASA Headquarters', url: 'u', platform_id: PLACE }],
+			['id, the place\'s name apart', { platform: 'google', term: 'nasa', name: 'NASA Headquarters', id: PLACE }],
+			['the live answer\'s handle', { platform: 'Google', handle: PLACE, url: 'u', metrics: { follower_count: null, post_count: 3 } }],
+		];
+		test.each(answers)('in %s', (_, answer) => {
+			const simplified = profileShape.simplify(answer);
+			expect(simplified.place_id).toBe(PLACE);
+			// What Data › Post › Search with Term Type Reviews takes as it is ({{ $json.place_id }}).
+			expect(checkDataSearch({ term: simplified.place_id, platforms: ['Google'], termType: 'reviews' }).ok).toBe(true);
+		});
+
+		test('the answer\'s own fields keep their meaning: the handle is the name, platform_id as answered', () => {
+			const [[, besides], [, inPlatformId]] = answers;
+			expect(profileShape.simplify(inPlatformId)).toMatchObject({ handle: 'NASA Headquarters', platform_id: PLACE, place_id: PLACE });
+			expect(profileShape.simplify(besides)).toMatchObject({ handle: 'Cafe', platform_id: 'g1', place_id: PLACE });
+		});
+
+		test('place_id first, then platform_id, id and the handle; only a value that can be a place ID', () => {
+			const other = 'GhIJQWDl0CIeQUARxks3icF8U8A';
+			expect(profileShape.simplify({ platform: 'Google', place_id: PLACE, platform_id: other }).place_id).toBe(PLACE);
+			expect(profileShape.simplify({ platform: 'Google', platform_id: other, id: PLACE }).place_id).toBe(other);
+			// A place's numeric CID, a record's number and a name with spaces are no place IDs.
+			expect(profileShape.simplify({ platform: 'Google', platform_id: '3287194310384471240', id: 7, handle: PLACE }).place_id).toBe(PLACE);
+			expect(profileShape.simplify({ platform: 'Google', handle: 'Acme Coffee Berlin', id: 12 }).place_id).toBeNull();
+			expect(profileShape.simplify({ platform: 'Google', name: PLACE }).place_id).toBeNull();
+			expect(profileShape.simplify({ platform: 'Google', place_id: ' ', handle: `${PLACE} ` }).place_id).toBe(PLACE);
 		});
 	});
 
@@ -171,7 +225,7 @@ describe('profiles', () => {
 			platform: 'Twitter',
 			term: 'fizz',
 			exact_match: false,
-			profiles: [{ handle: 'fizz_official', url: 'u', follower_count: 1, post_count: 2 }],
+			profiles: [{ handle: 'fizz_official', platform_id: null, place_id: null, url: 'u', follower_count: 1, post_count: 2 }],
 		});
 		expect(shapeProfileGroup(group, { mode: 'raw' })).toBe(group);
 		expect(shapeProfileGroup(group, { mode: 'selected', fields: ['url'] })).toEqual({

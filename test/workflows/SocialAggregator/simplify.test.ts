@@ -16,18 +16,17 @@ const fake = useFakeService();
 
 const F = SEEDED.feeds;
 
-/** docs/answers.md: a simplified post of a feed, in this order; one found across feeds names its feed after its ID. */
-const SIMPLIFIED_POST = ['id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
-const FOUND_POST = ['id', 'feed_id', ...SIMPLIFIED_POST.slice(1)];
+/** docs/answers.md: a simplified post of a feed, in this order, its ID and feed first (what moderating it takes). */
+const SIMPLIFIED_POST = ['id', 'feed_id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
 
 const json = (items: OutputItem[]) => items.map((item) => item.json);
 
 /** What the simplified item must hold, from the raw post. */
-function expectedSimplified(raw: IDataObject, withFeed = false): IDataObject {
+function expectedSimplified(raw: IDataObject): IDataObject {
 	const poster = raw.poster as IDataObject;
 	return {
 		id: raw.id,
-		...(withFeed ? { feed_id: raw.feed_id } : {}),
+		feed_id: raw.feed_id,
 		platform: raw.platform,
 		poster_name: poster.display_name,
 		message: raw.message,
@@ -49,17 +48,16 @@ test('the node declares one version, whose output Simplify shapes', () => {
 const search = { resource: 'post', operation: 'search', query: 'acme', limit: 30 };
 
 describe.each([
-	['Get Many', getMany, SIMPLIFIED_POST],
-	['Search Across Feeds', search, FOUND_POST],
-])('Post › %s', (_name, parameters, fields) => {
-	const withFeed = fields === FOUND_POST;
+	['Get Many', getMany],
+	['Search Across Feeds', search],
+])('Post › %s', (_name, parameters) => {
 	test('Simplify is on by default: exactly the documented fields, each from the raw post', async () => {
 		const simplified = await runNode(fake, parameters);
 		const raw = await runNode(fake, { ...parameters, simplify: false });
 		expect(simplified.error).toBeUndefined();
 		expect(simplified.items.length).toBe(30);
-		expect(json(simplified.items)).toEqual(json(raw.items).map((post) => expectedSimplified(post, withFeed)));
-		for (const item of simplified.items) expect(Object.keys(item.json)).toEqual(fields);
+		expect(json(simplified.items)).toEqual(json(raw.items).map(expectedSimplified));
+		for (const item of simplified.items) expect(Object.keys(item.json)).toEqual(SIMPLIFIED_POST);
 		expect(simplified.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
 	});
 
@@ -81,14 +79,15 @@ test('Post › Get: raw by default (one post asked for by ID comes whole), simpl
 	expect(Object.keys(simplified.items[0].json)).toEqual(SIMPLIFIED_POST);
 });
 
-test('a post whose answer lacks fields: nulls in the simplified item, never a failure', async () => {
+test('a post whose answer lacks fields: nulls in the simplified item, never a failure; its feed is the one asked for', async () => {
 	const postId = SEEDED.firstPostId;
-	// Another legal answer than the fake's own: the handler runs, then this body is answered instead.
+	// Another legal answer than the fake's own (SPEC.md's feed post has no feed_id): the handler runs, then this body is answered instead.
 	fake.control.answers.add({ path: `/feeds/${F.brandMentions}/posts/${postId}`, body: { data: { id: 7, poster: null, media: 'none' } } });
 	const run = await runNode(fake, { resource: 'post', operation: 'get', feedId: feed(F.brandMentions), postId: String(postId), simplify: true });
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json).toEqual({
 		id: 7,
+		feed_id: F.brandMentions,
 		platform: null,
 		poster_name: null,
 		message: null,
@@ -98,6 +97,35 @@ test('a post whose answer lacks fields: nulls in the simplified item, never a fa
 		comment_count: null,
 		moderation_status: null,
 	});
+});
+
+test('Get Many, then moderation by expression: the simplified post names its post and its feed, also where the answer leaves the feed out', async () => {
+	const P = SEEDED.firstPostId;
+	fake.control.setPostStatus(P, 'moderated');
+	const page = (await runNode(fake, { ...getMany, limit: 1, filters: { status: 'moderated' }, simplify: false })).items.map((item) => item.json);
+	// SPEC.md's feed post has no feed_id: the same page answered without it.
+	fake.control.answers.add({
+		path: `/feeds/${F.brandMentions}/posts`,
+		body: { data: page.map(({ feed_id: _, ...post }) => post), meta: { page: 1, per_page: 1, total_count: 1, total_pages: 1 } },
+	});
+	const run = await runNode(fake, { ...getMany, limit: 1, filters: { status: 'moderated' } }, {
+		then: {
+			name: 'Approve',
+			parameters: {
+				resource: 'post',
+				operation: 'approve',
+				feedId: { __rl: true, mode: 'id', value: '={{ $json.feed_id }}' },
+				postId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
+		},
+	});
+	expect(run.error).toBeUndefined();
+	expect(run.result.error('Approve')).toBeUndefined();
+	expect(run.items.map((item) => [item.json.id, item.json.feed_id])).toEqual([[page[0].id, F.brandMentions]]);
+	expect(run.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.status])).toEqual([
+		[`/feeds/${F.brandMentions}/posts/${String(page[0].id)}/approve`, 200],
+	]);
+	expect(run.result.items('Approve')[0].json).toMatchObject({ id: page[0].id, moderation_status: 'public' });
 });
 
 describe('as an agent’s tool: Output Fields', () => {
@@ -128,13 +156,13 @@ describe('as an agent’s tool: Output Fields', () => {
 		}
 	});
 
-	test('Raw: every field; Selected Fields: the chosen ones and the ID', async () => {
+	test('Raw: every field; Selected Fields: the chosen ones, the ID and the feed', async () => {
 		const raw = await runTool({ toolOutput: 'raw' });
 		expect(raw.items[0].json).toHaveProperty('external_id');
 		const selected = await runTool({ toolOutput: 'selected', selectedFields: ['message', 'ai_sentiment'] });
 		expect(selected.items.map((item) => item.json)).toEqual(
 			raw.items.map(({ json: post }) => {
-				const kept: IDataObject = { id: post.id, message: post.message };
+				const kept: IDataObject = { id: post.id, feed_id: post.feed_id, message: post.message };
 				if ('ai_sentiment' in post) kept.ai_sentiment = post.ai_sentiment;
 				return kept;
 			}),

@@ -23,21 +23,34 @@ test('Look Up: one request for every handle on every platform, one item per prof
 	expect(run.items[2].json.place_id).toMatch(/^ChIJ/);
 });
 
-test('a Google place id from Look Up feeds a reviews search (the flat answer shape)', async () => {
-	fake.control.setShapes('spec');
-	const profiles = await runNode(fake, lookUp({ term: 'Blue Bottle Coffee', platforms: ['Google'] }));
-	const placeId = String(profiles.items[0].json.place_id);
-	const run = await runNode(fake, {
-		resource: 'post',
-		operation: 'search',
-		term: placeId,
-		platforms: ['Google'],
-		termType: 'reviews',
-		limit: 5,
+describe('the place ID of a Google profile, as Look Up outputs it by default, feeds a reviews search by expression', () => {
+	const answers: Array<[string, () => void]> = [
+		['the live grouped answer (the place ID as the handle)', () => undefined],
+		['the flat answer with place_id', () => fake.control.setShapes('spec')],
+		[
+			'the flat answer with the place ID in platform_id, the name apart',
+			() => {
+				fake.control.setShapes('spec');
+				fake.control.data.placeIds('platform_id');
+			},
+		],
+	];
+	test.each(answers)('%s', async (_, answer) => {
+		answer();
+		const run = await runNode(fake, lookUp({ term: 'Blue Bottle Coffee', platforms: ['Google'] }), {
+			then: {
+				name: 'Reviews',
+				parameters: { resource: 'post', operation: 'search', term: '={{ $json.place_id }}', platforms: ['Google'], termType: 'reviews', limit: 5 },
+			},
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.result.error('Reviews')).toBeUndefined();
+		const [profile] = run.items;
+		expect(profile.json.place_id).toMatch(/^ChIJ/);
+		const searches = run.requests.filter((r) => r.path === '/data/posts');
+		expect(searches.map((r) => [q(r, 'term'), q(r, 'term_type'), r.status])).toEqual([[profile.json.place_id, 'reviews', 200]]);
+		expect(postsOf(run.result.items('Reviews'))).toHaveLength(5);
 	});
-	expect(run.error).toBeUndefined();
-	expect(q(run.searches[0], 'term_type')).toBe('reviews');
-	expect(postsOf(run.items)).toHaveLength(5);
 });
 
 test('a platform that fails is retried alone and then reported; the others are kept', async () => {

@@ -8,12 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { SocialAggregatorData } from '../../../nodes/SocialAggregatorData/SocialAggregatorData.node';
 import type { OutputItem } from '../harness';
 import { runOneNode, useFakeService, type NodeUnderTest } from '../support';
-import { isStatus, postsOf, q, runNode } from './helpers';
+import { isStatus, postsOf, runNode } from './helpers';
 
 const fake = useFakeService();
 
 const SIMPLIFIED_DATA_POST = ['platform', 'platform_id', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count'];
-const SIMPLIFIED_PROFILE = ['platform', 'handle', 'url', 'follower_count', 'post_count', 'term', 'exact_match'];
+const SIMPLIFIED_PROFILE = ['platform', 'handle', 'platform_id', 'place_id', 'url', 'follower_count', 'post_count', 'term', 'exact_match'];
 
 const json = (items: OutputItem[]) => items.map((item) => item.json);
 
@@ -111,14 +111,18 @@ describe('Data › Profile › Look Up', () => {
 			expect(run.items[0].json).toEqual({
 				platform: 'Twitter',
 				handle: 'nasa',
+				platform_id: null,
+				place_id: null,
 				url: expect.stringContaining('/nasa'),
 				follower_count: expect.any(Number),
 				post_count: expect.any(Number),
 				term: 'nasa',
 				exact_match: true,
 			});
-			// Google reports no followers: null, as answered.
+			// Google reports no followers: null, as answered. Its handle is the place ID, kept as place_id too.
 			expect(run.items[3].json.follower_count).toBeNull();
+			expect(run.items[3].json.place_id).toMatch(/^ChIJ/);
+			expect(run.items.slice(3).every((item) => item.json.place_id === item.json.handle)).toBe(true);
 			expect(run.items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
 		});
 
@@ -142,6 +146,7 @@ describe('Data › Profile › Look Up', () => {
 
 		test('One Item per Handle and Platform: the groups, simplified or as answered; Exact Matches Only drops whole groups', async () => {
 			const groups = await runNode(fake, lookUp({ layout: 'groups' }));
+			const noIds = { platform_id: null, place_id: null };
 			expect(groups.items.map((item) => `${String(item.json.platform)}:${String(item.json.term)}`)).toEqual([
 				'Twitter:nasa',
 				'Twitter:fizzbuzz',
@@ -155,8 +160,8 @@ describe('Data › Profile › Look Up', () => {
 				term: 'fizzbuzz',
 				exact_match: false,
 				profiles: [
-					{ handle: 'fizzbuzz_official', url: expect.any(String), follower_count: expect.any(Number), post_count: expect.any(Number) },
-					{ handle: 'thefizzbuzz', url: expect.any(String), follower_count: expect.any(Number), post_count: expect.any(Number) },
+					{ handle: 'fizzbuzz_official', ...noIds, url: expect.any(String), follower_count: expect.any(Number), post_count: expect.any(Number) },
+					{ handle: 'thefizzbuzz', ...noIds, url: expect.any(String), follower_count: expect.any(Number), post_count: expect.any(Number) },
 				],
 			});
 			expect(groups.items[2].json.profiles).toEqual([]);
@@ -174,21 +179,12 @@ describe('Data › Profile › Look Up', () => {
 			const exact = await runNode(fake, lookUp({ layout: 'groups', options: { exactMatchesOnly: true } }));
 			expect(exact.items.map((item) => item.json.term)).toEqual(['nasa', 'nasa']);
 		});
-
-		test('a Google place ID (the Google profile’s handle) feeds a reviews search', async () => {
-			const profiles = await runNode(fake, lookUp({ term: 'Blue Bottle Coffee', platforms: ['Google'] }));
-			const placeId = String(profiles.items[0].json.handle);
-			expect(placeId).toMatch(/^ChIJ/);
-			const run = await runNode(fake, { resource: 'post', operation: 'search', term: placeId, platforms: ['Google'], termType: 'reviews', limit: 5 });
-			expect(q(run.searches[0], 'term_type')).toBe('reviews');
-			expect(postsOf(run.items)).toHaveLength(5);
-		});
 	});
 
 	describe('the earlier flat answer', () => {
 		beforeEach(() => fake.control.setShapes('spec'));
 
-		test('one item per profile, simplified: the name is the handle, exact_match from it, a Google place ID kept', async () => {
+		test('one item per profile, simplified: the name is the handle, exact_match from it, the platform’s ID and a Google place ID kept', async () => {
 			const run = await runNode(fake, lookUp({ term: 'nasa, esa' }));
 			expect(run.items.map((item) => [item.json.platform, item.json.term, item.json.handle, item.json.exact_match])).toEqual([
 				['Twitter', 'nasa', 'nasa', true],
@@ -196,9 +192,29 @@ describe('Data › Profile › Look Up', () => {
 				['Google', 'nasa', 'nasa', true],
 				['Google', 'esa', 'esa', true],
 			]);
-			for (const item of run.items.slice(0, 2)) expect(Object.keys(item.json)).toEqual(SIMPLIFIED_PROFILE);
-			expect(Object.keys(run.items[2].json)).toEqual([...SIMPLIFIED_PROFILE, 'place_id']);
+			for (const item of run.items) expect(Object.keys(item.json)).toEqual(SIMPLIFIED_PROFILE);
+			const raw = await runNode(fake, lookUp({ term: 'nasa, esa', simplify: false }));
+			expect(run.items.map((item) => item.json.platform_id)).toEqual(raw.items.map((item) => item.json.platform_id));
+			expect(run.items.map((item) => item.json.place_id)).toEqual([null, null, raw.items[2].json.place_id, raw.items[3].json.place_id]);
 			expect(run.items[2].json.place_id).toMatch(/^ChIJ/);
+		});
+
+		test('a Google place ID answered as platform_id, the place’s name apart: kept as place_id, the name as the handle', async () => {
+			fake.control.data.placeIds('platform_id');
+			const run = await runNode(fake, lookUp({ term: 'nasa, esa', platforms: ['Twitter', 'Instagram', 'Google'] }));
+			const google = run.items.filter((item) => item.json.platform === 'Google');
+			expect(google.map((item) => [item.json.handle, item.json.term])).toEqual([
+				['nasa', 'nasa'],
+				['esa', 'esa'],
+			]);
+			for (const item of google) {
+				expect(item.json.place_id).toMatch(/^ChIJ/);
+				expect(item.json.platform_id).toBe(item.json.place_id);
+			}
+			for (const item of run.items.filter((item) => item.json.platform !== 'Google')) {
+				expect(item.json.place_id).toBeNull();
+				expect(typeof item.json.platform_id).toBe('string');
+			}
 		});
 
 		test('Exact Matches Only leaves out a profile whose handle is not the term', async () => {

@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOp
 
 import { requireText } from '../../../../nodes/SocialAggregator/common/checks';
 import { outputItems, route } from '../../../../nodes/SocialAggregator/common/routing';
+import { feedPostShape } from '../../../../nodes/shared/simplify';
 import { DEFAULT_TIMEOUT_MS } from '../../../../nodes/shared/transport';
 import { paginationContext, runRouting } from '../../support/paginationContext';
 
@@ -100,6 +101,30 @@ describe('outputItems', () => {
 		expect(jsonOf(outputItems([record], { shape }, 0, { mode: 'simplified' }))).toEqual([{ id: 1 }]);
 		expect(jsonOf(outputItems([record], { shape }, 0))).toEqual([record]);
 		expect(jsonOf(outputItems([record], { shape }, 0, { mode: 'raw' }))).toEqual([record]);
+	});
+});
+
+describe('route: the posts of one feed', () => {
+	const posts = '=/feeds/{{$parameter.feedId}}/posts';
+	const run = async (parameters: IDataObject, data: IDataObject[]) => {
+		const { context } = paginationContext([page(data, 1, 1)], { feedId: { __rl: true, mode: 'id', value: '3' }, returnAll: true, ...parameters });
+		return jsonOf(await runRouting(route({ method: 'GET', url: posts, list: 'paged', shape: feedPostShape, ofFeed: true }), context, '/feeds/3/posts'));
+	};
+
+	it('shaped, each carries its feed, which moderating it next takes: as answered, else the feed asked for; raw, as answered', async () => {
+		const answered = [{ id: 1001, message: 'a' }, { id: 1002, feed_id: 3, message: 'b' }, { id: 1003, feed_id: null }];
+		const simplified = await run({ simplify: true }, answered.map((post) => ({ ...post })));
+		expect(simplified.map((post) => [post.id, post.feed_id])).toEqual([
+			[1001, 3],
+			[1002, 3],
+			[1003, 3],
+		]);
+		expect((await run({ simplify: false }, [{ id: 1001, message: 'a' }]))[0]).toEqual({ id: 1001, message: 'a' });
+		expect((await run({ toolOutput: 'selected', selectedFields: ['message'] }, [{ id: 1001, message: 'a' }]))[0]).toEqual({
+			id: 1001,
+			feed_id: 3,
+			message: 'a',
+		});
 	});
 });
 

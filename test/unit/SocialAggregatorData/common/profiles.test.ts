@@ -4,6 +4,8 @@ import { RAW } from '../../../../nodes/shared/simplify';
 import { refusal, value } from '../../support/checked';
 
 const simplified = { mode: 'simplified' } as const;
+/** The live shape gives neither the platform's ID of a profile nor, off Google, a place ID. */
+const noIds = { platform_id: null, place_id: null };
 
 describe('shapeProfiles', () => {
 	const live = [
@@ -14,12 +16,12 @@ describe('shapeProfiles', () => {
 
 	test('every field of the live shape may be null: one item per profile, nulls kept, exact_match decided where the answer is silent', () => {
 		expect(shapeProfiles(live, { layout: 'profiles', exactOnly: false, choice: simplified })).toEqual([
-			{ platform: 'Twitter', handle: 'nasa', url: null, follower_count: null, post_count: null, term: 'nasa', exact_match: true },
-			{ platform: 'Twitter', handle: '@ESA', url: 'u', follower_count: null, post_count: 3, term: 'esa', exact_match: true },
+			{ platform: 'Twitter', handle: 'nasa', ...noIds, url: null, follower_count: null, post_count: null, term: 'nasa', exact_match: true },
+			{ platform: 'Twitter', handle: '@ESA', ...noIds, url: 'u', follower_count: null, post_count: 3, term: 'esa', exact_match: true },
 		]);
 		expect(shapeProfiles(live, { layout: 'groups', exactOnly: false, choice: simplified }).map((g) => [g.term, g.exact_match, g.profiles])).toEqual([
-			['nasa', true, [{ handle: 'nasa', url: null, follower_count: null, post_count: null }]],
-			['esa', true, [{ handle: '@ESA', url: 'u', follower_count: null, post_count: 3 }]],
+			['nasa', true, [{ handle: 'nasa', ...noIds, url: null, follower_count: null, post_count: null }]],
+			['esa', true, [{ handle: '@ESA', ...noIds, url: 'u', follower_count: null, post_count: 3 }]],
 			[null, false, []],
 		]);
 	});
