@@ -19,6 +19,7 @@ import {
 	answerDelivery,
 	applySettings,
 	catchUpDays,
+	deliveredPosts,
 	feedIdList,
 	type CatchUpSignal,
 	handledInProcess,
@@ -267,7 +268,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		if (signal) ids.push(signal.id);
 		try {
 			// The gap's posts are older than the delivery's own: they come first.
-			if (signal) items.unshift(...(await caughtUpItems(this, signal, signalAt)));
+			if (signal) items.unshift(...(await caughtUpItems(this, signal, signalAt, deliveredPosts(input.map((item) => item.json)))));
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
@@ -298,7 +299,7 @@ function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySetti
  * The items of what the subscription missed (catchUp.ts), shaped and filtered like deliveries; what could not be
  * caught up is logged. Run in the execution of the delivery that looked back.
  */
-async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, signalAt: number): Promise<INodeExecutionData[]> {
+async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, signalAt: number, delivered: Set<string>): Promise<INodeExecutionData[]> {
 	const subscriptionId = liveSubscriptionId(ctx);
 	if (!subscriptionId) return [];
 	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);
@@ -308,6 +309,7 @@ async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, sign
 		kick: { id: signal.id, at: Number.isNaN(at) ? Date.now() : at },
 		spanDays: catchUpDays(settings.options.catchUpDays),
 		feedIds: feedIdList(settings.options.feedIds),
+		delivered,
 	});
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);
 	// Most look backs find nothing: only a catch-up that did something is worth an info line.

@@ -11,9 +11,9 @@ import { caughtUpDelivery, createdAt, deliveringBefore, planCatchUp, readLog, ty
 import type { Delivery } from './delivery';
 
 // Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
-// again, a test delivery asks the trigger to look back. The deliveries that failed are redelivered by the service
-// (docs/service.md#delivery-log), and the posts added while none was made are read from the feeds and emitted as
-// post.created deliveries of their own, each with an ID the exactly-once records keep.
+// again, the first delivery after it (or a test delivery) asks the trigger to look back. The deliveries that failed
+// are redelivered by the service (docs/service.md#delivery-log), and the posts added while none was made are read
+// from the feeds and emitted as post.created deliveries of their own, each with an ID the exactly-once records keep.
 
 /** Pages of the delivery log or of one feed that one catch-up reads at most. */
 const MAX_PAGES_READ = 50;
@@ -28,6 +28,8 @@ export interface CatchUpRequest {
 	spanDays: number;
 	/** The feeds the trigger lets through; empty: every feed of the account. */
 	feedIds: string[];
+	/** Posts the delivery that looks back carries itself (`<feed>:<post>`): delivered, so never read as the gap's. */
+	delivered?: Set<string>;
 }
 
 export interface CatchUpResult {
@@ -148,6 +150,8 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	if (plan.gap) {
 		for (const feed of await feedsToRead(ctx, request.feedIds)) {
 			for (const post of await gapPostsOf(ctx, feed, plan.gap, notes)) {
+				// Stored a moment before the delivery that closes the gap, and in it: not the gap's.
+				if (request.delivered?.has(`${String(feed.id)}:${String(post.id)}`)) continue;
 				deliveries.push({ at: createdAt(post), postId: Number(post.id), delivery: caughtUpDelivery(feed, post) });
 			}
 		}

@@ -288,6 +288,22 @@ function deliveryFeedId(delivery: Delivery): string | undefined {
 	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
+/**
+ * The posts a delivery's items carry, as `<feed>:<post>`: from items of one post each (with their `feed`), or from a
+ * delivery whole (`data.posts`). A catch-up does not read them as the gap's.
+ */
+export function deliveredPosts(items: IDataObject[]): Set<string> {
+	const keys = new Set<string>();
+	for (const item of items) {
+		const posts = isObject(item.data) && Array.isArray(item.data.posts) ? item.data.posts : undefined;
+		const feedId = posts ? deliveryFeedId(item as Delivery) : deliveryFeedId({ data: { feed: item.feed } });
+		for (const post of posts ?? [item]) {
+			if (feedId !== undefined && isObject(post) && (typeof post.id === 'number' || typeof post.id === 'string')) keys.add(`${feedId}:${String(post.id)}`);
+		}
+	}
+	return keys;
+}
+
 /** Why a verified delivery is not emitted, or `undefined` when it is. */
 function ignoreReason(delivery: Delivery, filter: DeliveryFilter): string | undefined {
 	const test = isTestDelivery(delivery);

@@ -100,6 +100,13 @@ describe('catchUp against a service', () => {
 		expect(service.requests).toEqual(['GET /webhooks/1/deliveries']);
 	});
 
+	it('posts the delivery that looks back carries itself are not read as the gap\'s', async () => {
+		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: ['1'], delivered: new Set(['1:1029', '1:1030']) });
+		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 8 }, (_, i) => 1021 + i));
+	});
+
 	it('only the chosen feeds are read', async () => {
 		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30), '2': feedPosts(2, 1, 30) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import * as signature from '../../../nodes/shared/signature';
-import { answerDelivery, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { answerDelivery, deliveredPosts, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../support/signBody';
 import { parameterAt } from '../support/triggerStub';
 
@@ -153,5 +153,13 @@ describe('Max Age', () => {
 		const invalid = withMaxAge('={{ $json.x }}', at(1), delivery(OCCURRED), { evaluate: evaluated('soon') });
 		expect(invalid).toMatchObject({ status: 422, body: { error: { code: 'unusable_delivery' } } });
 		expect(invalid.log?.message).toContain('"Max Age (Minutes)" is "soon"');
+	});
+});
+
+describe('deliveredPosts', () => {
+	it('the posts of items of one post each, or of a delivery whole, as feed:post', () => {
+		expect(deliveredPosts([{ id: 5, feed: { id: 7 }, event_id: 'd1' }, { id: '6', feed: { id: 7 } }])).toEqual(new Set(['7:5', '7:6']));
+		expect(deliveredPosts([{ id: 'd1', event: 'post.created', data: { feed: { id: 3 }, posts: [{ id: 1 }, { id: 2 }, 'junk'] } }])).toEqual(new Set(['3:1', '3:2']));
+		expect(deliveredPosts([{ id: 'd2', event: 'social_account.expired', data: {} }, { id: 9 }])).toEqual(new Set());
 	});
 });
