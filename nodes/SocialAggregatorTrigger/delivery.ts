@@ -231,18 +231,19 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		// After the copy check: a copy of a delivery already handled is still answered 200, so its sender stops retrying.
 		const stale = ageRefusal(delivery, id, maxAgeMinutes(request), request.receivedAt ?? Date.now());
 		if (stale) return stale;
-		const catchUp = lookBackSignal(request, delivery, id);
 		const settings = storedSettings(request.parameter);
 		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
-		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp };
+		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp: lookBackSignal(request, delivery, id) };
 		const { items, ignored } = applySettings(delivery, settings, request.manual);
 		if (ignored) {
 			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
 			const answer: DeliveryAnswer = { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
-			// Ignored, but it still starts an execution that looks back.
+			// A delivery the filters ignore starts nothing and leaves the look back to the next one, but a test
+			// delivery (one a re-enable asks for) looks back even with test deliveries off.
+			const catchUp = isTestDelivery(delivery) ? lookBackSignal(request, delivery, id) : undefined;
 			return catchUp ? { ...answer, items: [], id, catchUp } : answer;
 		}
-		return { status: 200, body: startedBody(delivery), items, remember, id, catchUp };
+		return { status: 200, body: startedBody(delivery), items, remember, id, catchUp: lookBackSignal(request, delivery, id) };
 	} catch (error) {
 		// A signed delivery of an unexpected shape, or an option that fails: a 4xx, never n8n's 500; not
 		// remembered, so a retry is handled afresh.

@@ -324,7 +324,7 @@ describe('webhook()', () => {
 		expect(only.webhookResponse).toEqual({ received: true, ignored: 'test deliveries are turned off' });
 	});
 
-	it('the first delivery this process receives, and the first after 5 quiet minutes, look back; those between do not; none with catch-up off', async () => {
+	it('the first delivery this process receives that starts the workflow, and the first after 5 quiet minutes, look back; those between do not; none with catch-up off', async () => {
 		const now = jest.spyOn(Date, 'now');
 		try {
 			const lookedBack = async (id: string, parameters: IDataObject = {}) => {
@@ -336,6 +336,11 @@ describe('webhook()', () => {
 			now.mockReturnValue(start);
 			jest.isolateModules(() => {
 				node = new (require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode).SocialAggregatorTrigger();
+			});
+			// One the filters ignore starts nothing, and leaves the look back to the next.
+			const { raw, headers } = signed(postCreated('ignored'));
+			expect(await node.webhook.call(webhookContext(raw, headers, { parameters: { options: { feedIds: ['8'] } } }).context)).toEqual({
+				webhookResponse: { received: true, ignored: 'feed 7 is not selected' },
 			});
 			expect(await lookedBack('first')).toBe(true);
 			now.mockReturnValue(start + 4 * 60_000);
