@@ -11,7 +11,7 @@ import {
 	searchWebhooks,
 } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
-import { getConnectionProviders, getFeeds, getSocialAccounts } from './common/loadOptions';
+import { getConnectionProviders, getFeeds, getSocialAccounts } from './common/accountOptions';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
 import { feedDescription } from './resources/feed';

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
-import type { HeaderBag } from '../shared/signature';
+import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
 import { catchUp } from './catchUp';
 import {

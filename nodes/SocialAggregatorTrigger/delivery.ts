@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { eventList, textList } from '../shared/input';
-import { describeFailure, verifyDelivery, type HeaderBag } from '../shared/signature';
+import { describeFailure, verifyDelivery, type HeaderBag } from './signature';
 import { idValue, isObject, keepRecent } from '../shared/utils';
 import { idText, rawIdToken } from './deliveryId';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { KEYS } from '../fake-service';
-import { PAGE_CONCURRENCY } from '../../nodes/shared/runGate';
+import { PAGE_CONCURRENCY } from '../../nodes/shared/requestGate';
 import { e2eSuite, node, recordTiming, workflow } from './lib';
 
 const POSTS = 5000;

@@ -8,7 +8,7 @@
 import type { FakeService } from '../fake-service';
 import { BudgetLedger } from '../../nodes/shared/budget';
 import { retryTiming } from '../../nodes/shared/retry';
-import { RequestGate } from '../../nodes/shared/transport';
+import { RequestGate } from '../../nodes/shared/requestGate';
 
 /** The longest real time a wait gives the requests on their way before the clock jumps. */
 const IN_FLIGHT_MS = 2_000;

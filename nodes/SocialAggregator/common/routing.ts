@@ -18,7 +18,7 @@ import { budgetRefusal, partialNote } from '../../shared/budgetErrors';
 import { collectPages, findInPages, ListAlreadyFailed } from '../../shared/pages';
 import { failedItem } from '../../shared/failedItem';
 import { validOrThrow } from '../../shared/refusal';
-import { gatePerRun, PAGE_CONCURRENCY } from '../../shared/runGate';
+import { gatePerRun, PAGE_CONCURRENCY } from '../../shared/requestGate';
 import { budgetWaitFrom, retryPolicyFrom } from '../../shared/requestOptions';
 import { retryTiming, type RetryPolicy } from '../../shared/retry';
 import { outputChoice, shapeRecord, type OutputChoice, type RecordShape } from '../../shared/simplify';

@@ -3,9 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { bodyIdList, requireOneOf, requireText, queryDateTimeRange } from '../common/checks';
 import { BULK_ACTIONS, BULK_MODERATION_URL, moderationSummary } from '../common/bulkModeration';
 import { collection, feedLocator, listFields, postLocator } from '../common/fields';
-import { MEDIA_CHOICES } from '../../shared/media';
+import { MEDIA_CHOICES } from '../common/media/medium';
 import { feedPostShape, simplifyField, toolOutputFields } from '../../shared/simplify';
-import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../common/media/downloadMedia';
 import { route } from '../common/routing';
 
 const show = { resource: ['post'] };

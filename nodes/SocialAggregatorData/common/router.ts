@@ -5,7 +5,7 @@ import { failedItem } from '../../shared/failedItem';
 import { apiKeyOperations } from '../resources/apiKey';
 import { postOperations } from '../resources/post';
 import { profileOperations } from '../resources/profile';
-import type { Operation } from './types';
+import type { Operation } from './operation';
 
 // Each resource file exports its operations by their values (`<resource>Operations`): a new operation is an entry
 // there, a new resource one here.

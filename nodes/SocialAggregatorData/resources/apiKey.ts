@@ -9,7 +9,7 @@ import { retryTiming } from '../../shared/retry';
 import { apiRequestChecked, getBaseUrl } from '../../shared/transport';
 import { plural } from '../../shared/utils';
 import { checkRequestId, pollItem, requestItem, waitForApproval, type PollResult } from '../common/keyIssuance';
-import type { Operation } from '../common/types';
+import type { Operation } from '../common/operation';
 
 const requestProperties: INodeProperties[] = [
 	{

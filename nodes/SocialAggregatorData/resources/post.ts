@@ -22,7 +22,7 @@ import {
 	platformRetriesOption,
 } from '../common/platformFailure';
 import { checkResumeCursors, searchRounds, shapeSearchOutput, type SearchOutputMode } from '../common/search';
-import type { Operation } from '../common/types';
+import type { Operation } from '../common/operation';
 
 const searchProperties: INodeProperties[] = [
 	...dataSearchFields,

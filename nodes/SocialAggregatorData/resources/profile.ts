@@ -15,7 +15,7 @@ import {
 	platformRetriesOption,
 } from '../common/platformFailure';
 import { checkProfileInput, MAX_PROFILE_HANDLES, runProfileLookup, shapeProfiles, type ProfileLayout } from '../common/profiles';
-import type { Operation } from '../common/types';
+import type { Operation } from '../common/operation';
 
 const lookUpProperties: INodeProperties[] = [
 	{

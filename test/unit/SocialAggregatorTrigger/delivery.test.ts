@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import * as signature from '../../../nodes/shared/signature';
+import * as signature from '../../../nodes/SocialAggregatorTrigger/signature';
 import { answerDelivery, deliveredPosts, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../support/signBody';
 import { parameterAt } from '../support/triggerStub';

@@ -6,7 +6,7 @@
  * a 429 holds back the requests not yet sent; a page that fails for good stops its list.
  */
 import type { RequestLogEntry } from '../../fake-service';
-import { PAGE_CONCURRENCY } from '../../../nodes/shared/runGate';
+import { PAGE_CONCURRENCY } from '../../../nodes/shared/requestGate';
 import { fastSleep, useFakeService } from '../support';
 import { feed, runNode, statusesByPage } from './helpers';
 

@@ -5,7 +5,7 @@
  * lost; and every check that can be made before a request made before it.
  */
 import { SEEDED } from '../../fake-service';
-import { PAGE_CONCURRENCY } from '../../../nodes/shared/runGate';
+import { PAGE_CONCURRENCY } from '../../../nodes/shared/requestGate';
 import { fastSleep, useFakeService } from '../support';
 import { feed, runNode, statusesByPage } from './helpers';
 

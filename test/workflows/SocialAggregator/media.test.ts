@@ -18,7 +18,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeType } from 'n8n
 
 import { SEEDED } from '../../fake-service';
 import { SocialAggregator } from '../../../nodes/SocialAggregator/SocialAggregator.node';
-import { mediaRequest } from '../../../nodes/shared/mediaUrl';
+import { mediaRequest } from '../../../nodes/SocialAggregator/common/media/mediaUrl';
 import { runWorkflow, setUpEngine } from '../harness';
 import { credentialsFor, FAKE_OPTIONS, runOneNode, useFakeService, type NodeUnderTest } from '../support';
 import { feed, NODE, NODE_TYPE, runNode, workflow } from './helpers';

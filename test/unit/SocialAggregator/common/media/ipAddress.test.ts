@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import { classifyAddress, kindText, type AddressClass } from '../../../nodes/shared/ipAddress';
+import { classifyAddress, kindText, type AddressClass } from '../../../../../nodes/SocialAggregator/common/media/ipAddress';
 
 type AddressKind = AddressClass['kind'];
 

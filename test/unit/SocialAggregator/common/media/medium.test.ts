@@ -14,9 +14,9 @@ import {
 	type ChosenMedium,
 	type DownloadOptions,
 	type MediaAnswer,
-} from '../../../nodes/shared/media';
-import { detectFileType, fileNameOf } from '../../../nodes/shared/mediaFiles';
-import { mediaRequest, mediaUrlProblem, planHop, type ResolveHost } from '../../../nodes/shared/mediaUrl';
+} from '../../../../../nodes/SocialAggregator/common/media/medium';
+import { detectFileType, fileNameOf } from '../../../../../nodes/SocialAggregator/common/media/fileType';
+import { mediaRequest, mediaUrlProblem, planHop, type ResolveHost } from '../../../../../nodes/SocialAggregator/common/media/mediaUrl';
 
 /** The longest name a medium's file gets, its extension included. */
 const MAX_FILE_NAME = 120;

@@ -1,9 +1,9 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { classifyAddress, kindText } from './ipAddress';
-import { detectFileType, fileNameOf, HEAD_BYTES } from './mediaFiles';
+import { detectFileType, fileNameOf, HEAD_BYTES } from './fileType';
 import { mediaRequest, mediaUrlProblem, planHop, remoteAddress, type Hop, type ResolveHost } from './mediaUrl';
-import { headerValue, isEmptyValue, isObject, nonBlankText } from './utils';
+import { headerValue, isEmptyValue, isObject, nonBlankText } from '../../../shared/utils';
 
 // A post's media as files: which media, the rules for their URLs, and the download itself with the network passed
 // in. A post's media URLs are written by whoever posted, and the download runs inside the user's network: a media
@@ -198,52 +198,64 @@ const ADDRESS_HELP =
 const TYPE_HELP =
 	'Only images (JPEG, PNG, GIF, WebP, AVIF, HEIC, BMP) and videos (MP4, MOV, M4V, WebM, Matroska) are kept, recognised by their first bytes: the link may lead to a web page, a script or a program. Nothing was saved.';
 
-/**
- * Downloads one medium within `timeLimitMs`: its URL checked and every redirect's, each hop's address checked
- * (`planHop`), fetched with `network.fetch`, a 2xx read up to `maxBytes` and kept only when its bytes are an image
- * or a video. Anything else is a MediaError naming the post, the medium and the URL.
- */
-export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium, options: DownloadOptions): Promise<MediaFile> {
-	const what = `${mediumLabel(medium)} of post ${options.postId}`;
-	const shown = typeof medium.url === 'string' && medium.url.trim() !== '' ? medium.url.trim() : '(none)';
-	const fail = (url: string, reason: string, description: string) =>
-		new MediaError(`Could not download ${what} from ${url}: ${reason}`, description);
-	const allow = options.allowPrivateNetwork === true;
-	const deadline = AbortSignal.timeout(options.timeLimitMs);
-	const signal = options.cancelSignal ? AbortSignal.any([deadline, options.cancelSignal]) : deadline;
+/** One medium's download: how errors name it, its time limit and cancel signal, and the steps of each hop. */
+class MediumDownload {
+	private readonly what: string;
+	private readonly allow: boolean;
+	private readonly deadline: AbortSignal;
+	private readonly signal: AbortSignal;
+
+	constructor(
+		private readonly network: MediaNetwork,
+		private readonly medium: ChosenMedium,
+		private readonly options: DownloadOptions,
+	) {
+		this.what = `${mediumLabel(medium)} of post ${options.postId}`;
+		this.allow = options.allowPrivateNetwork === true;
+		this.deadline = AbortSignal.timeout(options.timeLimitMs);
+		this.signal = options.cancelSignal ? AbortSignal.any([this.deadline, options.cancelSignal]) : this.deadline;
+	}
+
+	fail(url: string, reason: string, description: string): MediaError {
+		return new MediaError(`Could not download ${this.what} from ${url}: ${reason}`, description);
+	}
+
 	/** Why a request or a read ended, when the time limit or the execution's stop ended it. */
-	const stopped = (url: string) => {
-		if (options.cancelSignal?.aborted) return fail(url, 'the execution was stopped', 'Nothing more was read.');
-		if (deadline.aborted) return fail(url, `it took longer than ${secondsText(options.timeLimitMs)}, the Time Limit per File`, TIME_HELP);
+	private stopped(url: string): MediaError | undefined {
+		if (this.options.cancelSignal?.aborted) return this.fail(url, 'the execution was stopped', 'Nothing more was read.');
+		if (this.deadline.aborted) {
+			return this.fail(url, `it took longer than ${secondsText(this.options.timeLimitMs)}, the Time Limit per File`, TIME_HELP);
+		}
 		return undefined;
-	};
+	}
+
 	/** The hop to `next`, or a MediaError from `from` saying why not; `redirect` words a redirect's refusal. */
-	const plan = async (from: string, next: string, redirect = false): Promise<Hop> => {
+	async plan(from: string, next: string, redirect = false): Promise<Hop> {
 		const refuse = (reason: string) =>
-			fail(from, redirect ? `it redirects to ${next}, and ${reason.replace(/^its /, 'that ')}` : reason, ADDRESS_HELP);
-		const problem = mediaUrlProblem(next, allow);
+			this.fail(from, redirect ? `it redirects to ${next}, and ${reason.replace(/^its /, 'that ')}` : reason, ADDRESS_HELP);
+		const problem = mediaUrlProblem(next, this.allow);
 		if (problem) throw refuse(problem);
 		let planned: Hop | { refused: string };
 		try {
-			planned = await untilAborted(planHop(next, network.resolve, allow), signal);
+			planned = await untilAborted(planHop(next, this.network.resolve, this.allow), this.signal);
 		} catch (error) {
-			throw stopped(from) ?? fail(from, error instanceof Error ? error.message : String(error), ADDRESS_HELP);
+			throw this.stopped(from) ?? this.fail(from, error instanceof Error ? error.message : String(error), ADDRESS_HELP);
 		}
 		if ('refused' in planned) throw refuse(planned.refused);
 		return planned;
-	};
-	let url = shown;
-	let hop = await plan(url, shown === '(none)' ? '' : shown);
-	for (let redirects = 0; ; redirects++) {
+	}
+
+	/** The answer of the host `hop` goes to, its address checked where the hop asks for it. */
+	async answer(url: string, hop: Hop): Promise<MediaAnswer> {
 		let answer: MediaAnswer;
-		const sent = network.fetch(mediaRequest(hop, options.timeoutMs, signal));
+		const sent = this.network.fetch(mediaRequest(hop, this.options.timeoutMs, this.signal));
 		try {
-			answer = await untilAborted(sent, signal);
+			answer = await untilAborted(sent, this.signal);
 		} catch (error) {
 			// A request left behind by the time limit may still answer: its body is not read.
 			void sent.then((late) => discard(late.body), () => undefined);
 			const reason = error instanceof Error ? error.message : String(error);
-			throw stopped(url) ?? fail(url, reason, 'The media host could not be reached or broke off. Check the URL, or try again later.');
+			throw this.stopped(url) ?? this.fail(url, reason, 'The media host could not be reached or broke off. Check the URL, or try again later.');
 		}
 		if (hop.checkRemote) {
 			const from = remoteAddress(answer.body);
@@ -253,47 +265,68 @@ export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium
 				const reason = found
 					? `its host answered from ${found.address}, ${kindText(found)}`
 					: 'the address its host answered from could not be checked (this n8n version offers nodes no lookup of host names)';
-				throw fail(url, reason, ADDRESS_HELP);
+				throw this.fail(url, reason, ADDRESS_HELP);
 			}
 		}
-		const location = headerValue(answer.headers, 'location');
-		if (REDIRECTS.includes(answer.statusCode) && location !== undefined) {
-			discard(answer.body);
-			const next = URL.canParse(location, url) ? new URL(location, url).href : location;
-			if (redirects >= MAX_REDIRECTS) throw fail(url, `more than ${MAX_REDIRECTS} redirects`, 'The media host redirects in a loop.');
-			hop = await plan(url, next, true);
-			url = next;
-			continue;
-		}
-		if (answer.statusCode < 200 || answer.statusCode > 299) {
-			discard(answer.body);
-			throw fail(url, `the media host answered ${answer.statusCode}`, 'The file may have been removed from the platform, or its link may have expired: get the post again for fresh URLs.');
-		}
-		const tooBig = () =>
-			fail(url, `the file is larger than ${sizeText(options.maxBytes)}`, 'Raise "Max File Size (MB)" under Options to download larger files.');
+		return answer;
+	}
+
+	/** A 2xx answer's body as a file, when it is within the size cap and its bytes are an image or a video. */
+	async file(url: string, answer: MediaAnswer): Promise<MediaFile> {
+		const { maxBytes, postId } = this.options;
+		const tooBig = () => this.fail(url, `the file is larger than ${sizeText(maxBytes)}`, 'Raise "Max File Size (MB)" under Options to download larger files.');
 		const declared = Number(headerValue(answer.headers, 'content-length'));
-		if (Number.isFinite(declared) && declared > options.maxBytes) {
+		if (Number.isFinite(declared) && declared > maxBytes) {
 			discard(answer.body);
 			throw tooBig();
 		}
 		let read: BodyRead;
 		try {
-			read = await readBody(answer.body, options.maxBytes, signal);
+			read = await readBody(answer.body, maxBytes, this.signal);
 		} catch (error) {
 			discard(answer.body);
 			const reason = error instanceof Error ? error.message : String(error);
-			throw stopped(url) ?? fail(url, `the download broke off (${reason})`, 'Try again later.');
+			throw this.stopped(url) ?? this.fail(url, `the download broke off (${reason})`, 'Try again later.');
 		}
 		if ('tooBig' in read) throw tooBig();
 		const bytes = 'head' in read ? read.head : read.bytes;
-		if (bytes.length === 0) throw fail(url, 'the file is empty', TYPE_HELP);
+		if (bytes.length === 0) throw this.fail(url, 'the file is empty', TYPE_HELP);
 		const type = detectFileType(bytes);
 		if ('notMedia' in type) {
 			const looks = type.notMedia === 'unknown' ? 'its first bytes are of no image or video format' : `its bytes look like ${type.notMedia}`;
-			throw fail(url, `the file is not an image or a video: ${looks}`, TYPE_HELP);
+			throw this.fail(url, `the file is not an image or a video: ${looks}`, TYPE_HELP);
 		}
-		const fallback = `post-${options.postId}-${medium.index ?? 'avatar'}`;
+		const fallback = `post-${postId}-${this.medium.index ?? 'avatar'}`;
 		const fileName = fileNameOf(headerValue(answer.headers, 'content-disposition'), url, type.extension, fallback);
 		return { bytes, fileName, mimeType: type.mimeType, url };
+	}
+}
+
+/**
+ * Downloads one medium within `timeLimitMs`: its URL checked and every redirect's, each hop's address checked
+ * (`planHop`), fetched with `network.fetch`, a 2xx read up to `maxBytes` and kept only when its bytes are an image
+ * or a video. Anything else is a MediaError naming the post, the medium and the URL.
+ */
+export async function downloadMedium(network: MediaNetwork, medium: ChosenMedium, options: DownloadOptions): Promise<MediaFile> {
+	const download = new MediumDownload(network, medium, options);
+	const shown = typeof medium.url === 'string' && medium.url.trim() !== '' ? medium.url.trim() : '(none)';
+	let url = shown;
+	let hop = await download.plan(url, shown === '(none)' ? '' : shown);
+	for (let redirects = 0; ; redirects++) {
+		const answer = await download.answer(url, hop);
+		const location = headerValue(answer.headers, 'location');
+		if (REDIRECTS.includes(answer.statusCode) && location !== undefined) {
+			discard(answer.body);
+			const next = URL.canParse(location, url) ? new URL(location, url).href : location;
+			if (redirects >= MAX_REDIRECTS) throw download.fail(url, `more than ${MAX_REDIRECTS} redirects`, 'The media host redirects in a loop.');
+			hop = await download.plan(url, next, true);
+			url = next;
+			continue;
+		}
+		if (answer.statusCode < 200 || answer.statusCode > 299) {
+			discard(answer.body);
+			throw download.fail(url, `the media host answered ${answer.statusCode}`, 'The file may have been removed from the platform, or its link may have expired: get the post again for fresh URLs.');
+		}
+		return await download.file(url, answer);
 	}
 }

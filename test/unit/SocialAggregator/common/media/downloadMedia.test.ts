@@ -8,12 +8,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 
-import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../../../nodes/SocialAggregator/common/media';
-import { MEDIA_CONCURRENCY } from '../../../../nodes/shared/runGate';
-import { DEFAULT_MAX_FILE_MB, DEFAULT_TIME_LIMIT_SECONDS } from '../../../../nodes/shared/media';
-import { DEFAULT_TIMEOUT_MS } from '../../../../nodes/shared/transport';
-import { NODE } from '../../support/context';
-import { filesStepContext as bareFilesStepContext, singleContext, type MediaHost } from '../../support/nodeContext';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../../../../nodes/SocialAggregator/common/media/downloadMedia';
+import { MEDIA_CONCURRENCY } from '../../../../../nodes/shared/requestGate';
+import { DEFAULT_MAX_FILE_MB, DEFAULT_TIME_LIMIT_SECONDS } from '../../../../../nodes/SocialAggregator/common/media/medium';
+import { DEFAULT_TIMEOUT_MS } from '../../../../../nodes/shared/transport';
+import { NODE } from '../../../support/context';
+import { filesStepContext as bareFilesStepContext, singleContext, type MediaHost } from '../../../support/nodeContext';
 
 const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
 const MP4 = Buffer.from('00000018667479706973366d0000020069736f6d6d70343100000008', 'hex');

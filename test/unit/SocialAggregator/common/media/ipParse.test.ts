@@ -1,4 +1,4 @@
-import { parseIPv4, parseIPv6 } from '../../../nodes/shared/ipParse';
+import { parseIPv4, parseIPv6 } from '../../../../../nodes/SocialAggregator/common/media/ipParse';
 
 describe('parsing', () => {
 	test.each([

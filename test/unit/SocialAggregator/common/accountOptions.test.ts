@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { getConnectionProviders, getFeeds, getSocialAccounts } from '../../../../nodes/SocialAggregator/common/loadOptions';
+import { getConnectionProviders, getFeeds, getSocialAccounts } from '../../../../nodes/SocialAggregator/common/accountOptions';
 import { scriptedContext, type Answer } from '../../support/context';
 
 const ok = (body: unknown): Answer => ({ statusCode: 200, body });

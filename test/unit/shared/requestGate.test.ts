@@ -1,4 +1,4 @@
-import { gatePerRun } from '../../../nodes/shared/runGate';
+import { gatePerRun } from '../../../nodes/shared/requestGate';
 
 describe('gatePerRun', () => {
 	it('gives the items of one node run one gate, and another run another', () => {

@@ -1,6 +1,6 @@
 import { createHmac } from 'crypto';
 
-import { describeFailure, verifyDelivery } from '../../../nodes/shared/signature';
+import { describeFailure, verifyDelivery } from '../../../nodes/SocialAggregatorTrigger/signature';
 import { signBody } from '../support/signBody';
 
 const SECRET = 'whsec_test_0123456789abcdef';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecutePaginationFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { errorItem } from '../../shared/errors';
+import { errorItem } from '../../../shared/errors';
 import {
 	chooseMedia,
 	DEFAULT_MAX_FILE_MB,
@@ -11,21 +11,21 @@ import {
 	type ChosenMedium,
 	type MediaAnswer,
 	type MediaChoice,
-} from '../../shared/media';
-import type { ResolveHost } from '../../shared/mediaUrl';
-import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
-import { gatePerRun, MEDIA_CONCURRENCY } from '../../shared/runGate';
-import { collection } from './fields';
-import type { Prepare } from './checks';
-import type { Files } from './routing';
+} from './medium';
+import type { ResolveHost } from './mediaUrl';
+import { DEFAULT_TIMEOUT_MS } from '../../../shared/transport';
+import { gatePerRun, MEDIA_CONCURRENCY } from '../../../shared/requestGate';
+import { collection } from '../fields';
+import type { Prepare } from '../checks';
+import type { Files } from '../routing';
 
 // Post › Download Media: the post read through the service's transport (by routing.ts), then each chosen
-// medium fetched from its host (shared/media.ts) and put in a binary field. One item per medium, each file in
+// medium fetched from its host (medium.ts) and put in a binary field. One item per medium, each file in
 // the same field (`data` by default): n8n's file nodes (HTTP Request, Google Drive › Download) output one file
 // per item, and the nodes that take a file (Drive, Slack, S3, Write to Disk) read one named field per item, so
 // every medium flows on without naming fields, and Continue On Fail keeps the media that came. A post's media URLs
 // are written by whoever posted: only public addresses over https unless the user allows private hosts, each file
-// within a time limit, and only images and videos are kept (shared/media.ts).
+// within a time limit, and only images and videos are kept (medium.ts).
 
 const show = { resource: ['post'], operation: ['downloadMedia'] };
 
