@@ -2,7 +2,6 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
 import { retryTiming } from '../shared/retry';
-import { keyBudget } from '../shared/transport';
 import { AUTO_DETECT, checkDataSearch, type DataSearch } from '../shared/dataSearch';
 import { platformLabel } from '../shared/platforms';
 import { dataSearchFields } from '../shared/dataSearchFields';
@@ -17,6 +16,7 @@ import {
 	type FetchRound,
 } from './poll';
 import type { PlatformFailure, PollState } from './pollMemory';
+import { keyBudget } from '../shared/runBudget';
 
 const DEFAULT_TEST_POSTS = 5;
 

@@ -13,10 +13,11 @@ import { toList } from '../shared/input';
 import { feedOptions } from '../shared/loadOptions';
 import { retryTiming } from '../shared/retry';
 import { feedPostShape } from '../shared/simplify';
-import { apiRequestChecked, keyBudget } from '../shared/transport';
+import { apiRequestChecked } from '../shared/transport';
 import { isDigits } from '../shared/utils';
 import { DEFAULT_LATE_HOURS, feedPageAnswer, type FeedPage, type FeedPost, type FetchFeedPage } from '../shared/feedWalk';
 import { DEFAULT_MAX_PAGES_PER_FEED, newestPosts, pollFeeds, type FeedPollState } from './feedPoll';
+import { keyBudget } from '../shared/runBudget';
 
 const DEFAULT_TEST_POSTS = 5;
 const NAME = 'Social Aggregator Feed Trigger';

@@ -4,10 +4,11 @@ import { dataApiAnswer } from './answerShapes';
 import type { DataSearch } from './dataSearch';
 import { platformStatus } from './platforms';
 import type { RetryPolicy } from './retry';
-import { apiRequestChecked, type RunBudget } from './transport';
+import { apiRequestChecked } from './transport';
 import type { DataPost, PlatformStatus } from './types';
 import { recordKey } from './utils';
 import { settlePage, sortRound, type PageRecord, type PlatformProgress } from './roundPage';
+import { type RunBudget } from './runBudget';
 
 /**
  * Data API cursor rounds: every platform that still has more, in one request per round (docs/service.md#cursor-rounds). The walk

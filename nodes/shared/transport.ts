@@ -1,7 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IAllExecuteFunctions,
-	IExecuteFunctions,
 	IDataObject,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -11,22 +10,21 @@ import type {
 
 import { UnusableAnswer, unusableAnswerError } from './answerShapes';
 import { checkBaseUrl } from './baseUrl';
-import { BudgetLedger, DEFAULT_LIMITS, duration, ledgerFor, planText, type KeyLimits } from './budget';
+import { awaitBudget, burstRetry, hourBudgetWait, keyBudget, type BudgetUse, type RunBudget } from './runBudget';
 import { CREDENTIAL_NAME } from './constants';
 import { apiError, apiErrorFromResponse, mayHaveActedAdvice, networkError, redact, type ApiResponse } from './errors';
-import { headerValue, isEmptyValue, plural } from './utils';
+import { headerValue, plural } from './utils';
 import {
 	decideRetry,
 	DEFAULT_RETRY_POLICY,
 	isIdempotent,
-	RESET_MARGIN_MS,
 	retryTiming,
 	type AttemptOutcome,
 	type RetryPolicy,
 } from './retry';
 import { validOrThrow } from './refusal';
 import type { RequestGate } from './requestGate';
-import { BUDGET_WAIT_FIELD, MAX_RETRY_WAIT_FIELD } from './requestOptions';
+import { MAX_RETRY_WAIT_FIELD } from './requestOptions';
 
 interface ApiRequestOptions extends Pick<SendRules, 'method' | 'itemIndex' | 'retry' | 'acceptStatuses'> {
 	/** The run's use of the key's budget (a Return All's requests share one); a fresh one without waiting unless given. */
@@ -181,30 +179,19 @@ export interface SendRules {
 	budget?: BudgetUse;
 }
 
-/** What one run (a Return All, a search, a poll) may wait for the key's budget, and has waited, across its requests. */
-export interface RunBudget {
-	/** The most the run may wait in all, in milliseconds; 0: it may not wait. */
-	capMs: number;
-	/** Time spent waiting, counted once however many requests wait together. */
-	waitedMs: number;
-	/** The end of the last wait counted. */
-	waitedUntil: number;
-	/** Says what the run does about the budget, and every wait before it starts (the execution's log). */
-	log?: (text: string) => void;
-}
-
-function runBudget(capMs = 0, log?: RunBudget['log']): RunBudget {
-	return { capMs, waitedMs: 0, waitedUntil: 0, log };
-}
-
-export interface BudgetUse {
-	ledger: BudgetLedger;
-	run: RunBudget;
-}
-
 export interface SentResponse extends FullResponse {
 	/** A DELETE answered 404 on a retry after an attempt that may have reached the service: the first one deleted it. */
 	alreadyGone?: boolean;
+}
+
+/** One request's attempts so far, as the retry rules read them. */
+interface Attempts {
+	/** The attempt being judged, counted from 1. */
+	count: number;
+	/** Time waited between attempts. */
+	waitedMs: number;
+	/** An earlier attempt may have reached the service and acted (its answer was lost or a 5xx). */
+	mayHaveActed: boolean;
 }
 
 /**
@@ -218,77 +205,102 @@ export async function sendWithRules(
 	rules: SendRules,
 ): Promise<SentResponse> {
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...rules.retry };
-	const { gate } = rules;
 	const request = {};
-	let waitedMs = 0;
-	/** An earlier attempt may have reached the service and acted (its answer was lost or a 5xx). */
-	let mayHaveActed = false;
+	const attempts: Attempts = { count: 0, waitedMs: 0, mayHaveActed: false };
 	try {
-		for (let attempt = 1; ; attempt++) {
-			let response: FullResponse | undefined;
-			let failure: unknown;
-			// The budget's slot is taken before the gate, so requests released together never take the same one.
-			if (rules.budget) await awaitBudget(node, rules.budget, rules.itemIndex);
-			if (gate) await gate.enter(request);
-			try {
-				response = await send();
-			} catch (error) {
-				failure = error;
-			} finally {
-				gate?.leave();
-				rules.budget?.ledger.settle(retryTiming.now(), response);
-			}
-			// Anything but a 429 shows the limit has room again.
-			if (response?.statusCode !== 429) gate?.done(request, true);
+		for (;;) {
+			attempts.count++;
+			const { response, failure } = await attemptOnce(node, send, rules, request);
 			if (response && isRedirect(response, rules)) throw await redirectError(node, response, rules);
-
-			const outcome = response ? answerOutcome(response, rules, mayHaveActed) : failureOutcome(failure);
+			const outcome = response ? answerOutcome(response, rules, attempts.mayHaveActed) : failureOutcome(failure);
 			if (!outcome) throw await unsentError(node, failure, rules);
 			if (!('kind' in outcome)) return outcome;
-			mayHaveActed ||= mayHaveActedOn(outcome);
-			const rateLimited = outcome.kind === 'status' && outcome.statusCode === 429;
-
-			const probeEnd = rateLimited ? gate?.limited(request) : undefined;
-			if (probeEnd) {
-				// Another request is waiting out the limit: wait with it instead of spending a 429 of our own.
-				const started = retryTiming.now();
-				const through = await probeEnd;
-				waitedMs += retryTiming.now() - started;
-				if (through && attempt < policy.maxAttempts) continue;
-				throw rateLimitError(node, response!, attempt, waitedMs, rules.itemIndex);
-			}
-
-			// Without Retry-After, a 429 the ledger explains as the hour's budget spent (not the burst) waits for that.
-			const toldWhen = outcome.kind === 'status' && outcome.retryAfter !== undefined;
-			if (rateLimited && !toldWhen && rules.budget?.ledger.spentWindow(retryTiming.now())) {
-				// The hour's budget, not the burst: wait for it where the run may (a wait not counted as an attempt), else say so.
-				const { ledger, run } = rules.budget;
-				const freeMs = ledger.freesAt(retryTiming.now()) - retryTiming.now() + RESET_MARGIN_MS;
-				if (run.capMs > 0) {
-					attempt--;
-					continue;
-				}
-				if (waitedMs + freeMs > policy.maxTotalWaitMs) throw budgetSpentError(node, ledger, rules.itemIndex);
-				await retryTiming.sleep(freeMs);
-				waitedMs += freeMs;
-				continue;
-			}
-
-			// A burst 429's wait is the key's minute as the ledger knows it now (the service may have told its window since).
-			const decision = decideRetry(rules.method, outcome, attempt, waitedMs, { ...policy, ...burstRetry(rules.budget) });
-			if (decision.retry) {
-				await retryTiming.sleep(decision.delayMs);
-				waitedMs += decision.delayMs;
-				continue;
-			}
-
-			const unsure = !isIdempotent(rules.method) && mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
-			throw givenUpError(node, outcome, response, { attempt, waitedMs, rules, unsure, overBudget: decision.reason === 'budget' });
+			attempts.mayHaveActed ||= mayHaveActedOn(outcome);
+			await waitBeforeRetry(node, { outcome, response, request }, rules, policy, attempts);
 		}
 	} finally {
 		// A success, or a probe giving up: the requests waiting with it go (and give up too).
-		gate?.done(request, false);
+		rules.gate?.done(request, false);
 	}
+}
+
+/** One attempt: its place in the key's budget, then in the run's gate, then sent; the answer or why it failed. */
+async function attemptOnce(
+	node: INode,
+	send: () => Promise<FullResponse>,
+	rules: SendRules,
+	request: object,
+): Promise<{ response?: FullResponse; failure?: unknown }> {
+	const { gate } = rules;
+	let response: FullResponse | undefined;
+	let failure: unknown;
+	// The budget's slot is taken before the gate, so requests released together never take the same one.
+	if (rules.budget) await awaitBudget(node, rules.budget, rules.itemIndex);
+	if (gate) await gate.enter(request);
+	try {
+		response = await send();
+	} catch (error) {
+		failure = error;
+	} finally {
+		gate?.leave();
+		rules.budget?.ledger.settle(retryTiming.now(), response);
+	}
+	// Anything but a 429 shows the limit has room again.
+	if (response?.statusCode !== 429) gate?.done(request, true);
+	return { response, failure };
+}
+/** An attempt that did not succeed: its outcome, its answer if one came, and the request's identity at the gate. */
+interface Failed {
+	outcome: AttemptOutcome;
+	response: FullResponse | undefined;
+	request: object;
+}
+
+/**
+ * After an attempt that did not succeed: the wait before the next one (with the run's 429 probe, for the key's hour,
+ * or the retry policy's delay), or the error the request ends in.
+ */
+async function waitBeforeRetry(node: INode, failed: Failed, rules: SendRules, policy: RetryPolicy, attempts: Attempts): Promise<void> {
+	const { outcome, response } = failed;
+	if (outcome.kind === 'status' && outcome.statusCode === 429 && (await waitOutRateLimit(node, failed, rules, policy, attempts))) return;
+	// A burst 429's wait is the key's minute as the ledger knows it now (the service may have told its window since).
+	const decision = decideRetry(rules.method, outcome, attempts.count, attempts.waitedMs, { ...policy, ...burstRetry(rules.budget) });
+	if (decision.retry) {
+		await retryTiming.sleep(decision.delayMs);
+		attempts.waitedMs += decision.delayMs;
+		return;
+	}
+	const unsure = !isIdempotent(rules.method) && attempts.mayHaveActed ? mayHaveActedAdvice(rules.verify) : undefined;
+	throw givenUpError(node, outcome, response, { attempt: attempts.count, waitedMs: attempts.waitedMs, rules, unsure, overBudget: decision.reason === 'budget' });
+}
+
+/**
+ * A 429 waited out where it is not the retry policy's to judge: with the run's probe, when another request of the run
+ * is already waiting out the limit (no 429 of our own spent), or for the key's hour when the ledger explains the 429 as
+ * the hour's budget spent and the service told no Retry-After. True when the request goes again; false: the policy
+ * decides.
+ */
+async function waitOutRateLimit(node: INode, failed: Failed, rules: SendRules, policy: RetryPolicy, attempts: Attempts): Promise<boolean> {
+	const probeEnd = rules.gate?.limited(failed.request);
+	if (probeEnd) {
+		const started = retryTiming.now();
+		const through = await probeEnd;
+		attempts.waitedMs += retryTiming.now() - started;
+		if (through && attempts.count < policy.maxAttempts) return true;
+		throw rateLimitError(node, failed.response!, attempts.count, attempts.waitedMs, rules.itemIndex);
+	}
+	const told = failed.outcome.kind === 'status' && failed.outcome.retryAfter !== undefined;
+	if (told) return false;
+	const hour = hourBudgetWait(node, rules.budget, { waitedMs: attempts.waitedMs, maxTotalWaitMs: policy.maxTotalWaitMs, itemIndex: rules.itemIndex });
+	if (hour === 'not spent') return false;
+	if (hour === 'in run') {
+		// The next attempt waits for the budget in `awaitBudget`: not an attempt of its own.
+		attempts.count--;
+		return true;
+	}
+	await retryTiming.sleep(hour);
+	attempts.waitedMs += hour;
+	return true;
 }
 
 /** The error of a request given up on, from its last attempt's outcome (`response` is that attempt's answer, if any). */
@@ -318,50 +330,6 @@ function givenUpError(
 	return apiErrorFromResponse(node, response!, rules.itemIndex, unsure, rules.request);
 }
 
-/**
- * Before an attempt: when the key's budget has nothing left and the run may wait, the wait, within the run's cap; then
- * the attempt's place in the budget, taken at once.
- */
-async function awaitBudget(node: INode, budget: BudgetUse, itemIndex: number | undefined): Promise<void> {
-	const { ledger, run } = budget;
-	for (;;) {
-		const now = retryTiming.now();
-		if (run.capMs <= 0 || ledger.left(now) > 0) {
-			ledger.reserve(now);
-			return;
-		}
-		const waitMs = Math.max(1, ledger.freesAt(now) - now);
-		// Requests waiting side by side wait the same time once.
-		const counted = Math.max(0, now + waitMs - Math.max(now, run.waitedUntil));
-		if (run.waitedMs + counted > run.capMs) throw budgetCapError(node, ledger, run, waitMs, itemIndex);
-		if (counted > 0) {
-			run.log?.(`waiting ${duration(waitMs)}: the key's rate-limit budget is spent until then (waited ${duration(run.waitedMs)} of the ${duration(run.capMs)} allowed)`);
-		}
-		run.waitedMs += counted;
-		run.waitedUntil = Math.max(run.waitedUntil, now + waitMs);
-		await retryTiming.sleep(waitMs);
-	}
-}
-
-/** The budget ran out and the run may not wait (long enough): the numbers, and what to do. */
-function budgetSpentError(node: INode, ledger: BudgetLedger, itemIndex: number | undefined): NodeOperationError {
-	const now = retryTiming.now();
-	return new NodeOperationError(node, `The key's rate-limit budget is spent: no request is allowed for ${duration(ledger.freesAt(now) - now)}`, {
-		itemIndex,
-		description: `The service answered 429 (rate limit exceeded) and ${ledger.limits.perWindow > 0 ? `the key's ${ledger.limits.perWindow} requests per hour are used up` : 'the limit is not the burst'}. Run again once it frees up, or set "${BUDGET_WAIT_FIELD}" under Request Options to let the node wait for it.`,
-	});
-}
-
-/** Waiting for the budget would pass the cap the user set. */
-function budgetCapError(node: INode, ledger: BudgetLedger, run: RunBudget, waitMs: number, itemIndex: number | undefined) {
-	const plan = ledger.plan(1, retryTiming.now());
-	return new NodeOperationError(
-		node,
-		`The key's rate-limit budget is spent and waiting ${duration(waitMs)} more would pass the ${duration(run.capMs)} allowed ("${BUDGET_WAIT_FIELD}")`,
-		{ itemIndex, description: `${planText(plan, retryTiming.now())}. Raise "${BUDGET_WAIT_FIELD}" under Request Options, or run again once the budget frees up.` },
-	);
-}
-
 /** A 429 the retries did not outlast: how long was waited, and how to wait longer. */
 function rateLimitError(
 	node: INode,
@@ -388,56 +356,6 @@ export function credentialSecrets(ctx: IAllExecuteFunctions, itemIndex?: number)
 			return [];
 		}
 	};
-}
-
-/**
- * The key's limits from the credential (the defaults of docs/service.md#rate-limits where a field is missing), over an hour: a service
- * that counts another window tells it in its `X-RateLimit-*` headers, which the ledger reads.
- */
-function limitsFrom(credentials: { requestsPerHour?: unknown; burstPerMinute?: unknown }): KeyLimits {
-	const read = (value: unknown, fallback: number) => {
-		const n = Number(value);
-		return isEmptyValue(value) || !Number.isFinite(n) || n < 0 ? fallback : n;
-	};
-	return {
-		perWindow: Math.floor(read(credentials.requestsPerHour, DEFAULT_LIMITS.perWindow)),
-		burst: Math.floor(read(credentials.burstPerMinute, DEFAULT_LIMITS.burst)),
-		windowMs: DEFAULT_LIMITS.windowMs,
-	};
-}
-
-/** The key's budget for a run's requests, from the credential; none when the credential cannot be read. */
-export async function keyBudget(
-	ctx: IAllExecuteFunctions,
-	itemIndex: number | undefined,
-	run: RunBudget = runBudget(),
-): Promise<BudgetUse | undefined> {
-	try {
-		const credentials = await ctx.getCredentials<{ apiKey?: string; baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
-		const limits = limitsFrom(credentials as IDataObject);
-		// One service however its Base URL is typed (case of the host, trailing slashes): one ledger.
-		const base = checkBaseUrl(credentials.baseUrl);
-		const service = base.ok ? base.value : String(credentials.baseUrl ?? '');
-		return { ledger: ledgerFor(service, String(credentials.apiKey ?? ''), limits), run };
-	} catch {
-		return undefined;
-	}
-}
-
-/** The wait after a burst 429 without Retry-After: the key's minute, so the retry lands in a new one. */
-export function burstRetry(budget: BudgetUse | undefined): Partial<RetryPolicy> {
-	return budget ? { rateLimitWindowMs: budget.ledger.burstWindowMs() } : {};
-}
-
-/** A run's budget that logs its waits: the execution is waiting, not stuck. */
-export function loggedRunBudget(ctx: IAllExecuteFunctions, capMs: number): RunBudget {
-	const name = ctx.getNode().name;
-	// In a manual run of a programmatic node, the editor's console shows it live too.
-	const toEditor = (ctx as Partial<IExecuteFunctions>).sendMessageToUI;
-	return runBudget(capMs, (text) => {
-		ctx.logger.info(`${name}: ${text}`);
-		if (typeof toEditor === 'function') toEditor.call(ctx, `${name}: ${text}`);
-	});
 }
 
 /**

@@ -14,7 +14,7 @@ import { idValue, isEmptyValue, isObject, recordKey } from '../../shared/utils';
 import { MAX_PER_PAGE } from '../../shared/constants';
 import { checkLimit } from '../../shared/input';
 import { duration } from '../../shared/budget';
-import { budgetRefusal, partialNote } from '../../shared/budgetErrors';
+import { budgetRefusal, type BudgetUse, burstRetry, keyBudget, loggedRunBudget, partialNote } from '../../shared/runBudget';
 import { collectPages, findInPages, ListAlreadyFailed } from '../../shared/pages';
 import { failedItem } from '../../shared/failedItem';
 import { validOrThrow } from '../../shared/refusal';
@@ -22,19 +22,7 @@ import { gatePerRun, PAGE_CONCURRENCY } from '../../shared/requestGate';
 import { budgetWaitFrom, retryPolicyFrom } from '../../shared/requestOptions';
 import { retryTiming, type RetryPolicy } from '../../shared/retry';
 import { outputChoice, shapeRecord, type OutputChoice, type RecordShape } from '../../shared/simplify';
-import {
-	burstRetry,
-	credentialSecrets,
-	DEFAULT_TIMEOUT_MS,
-	getBaseUrl,
-	keyBudget,
-	loggedRunBudget,
-	sendAuthenticated,
-	sendWithRules,
-	type BudgetUse,
-	type SendRules,
-	type SentResponse,
-} from '../../shared/transport';
+import { credentialSecrets, DEFAULT_TIMEOUT_MS, getBaseUrl, sendAuthenticated, sendWithRules, type SendRules, type SentResponse } from '../../shared/transport';
 import { parameterText, requireId, type Prepare, type RequestOptions } from './checks';
 
 // The path of a declarative request, in this file's order: route() → operationHook (n8n's pagination hook) →

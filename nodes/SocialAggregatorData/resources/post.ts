@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { duration } from '../../shared/budget';
-import { roundsNote, roundsRefusal } from '../../shared/budgetErrors';
+import { keyBudget, loggedRunBudget, roundsNote, roundsRefusal } from '../../shared/runBudget';
 import { AUTO_DETECT, checkDataSearch } from '../../shared/dataSearch';
 import { dataSearchFields, PAGE_COST } from '../../shared/dataSearchFields';
 import { toNodeError } from '../../shared/errors';
@@ -12,8 +12,7 @@ import { validOrThrow } from '../../shared/refusal';
 import { itemBudgetWait, itemRetryPolicy } from '../../shared/requestOptions';
 import { retryTiming } from '../../shared/retry';
 import { requestDataRound } from '../../shared/rounds';
-import { dataPostShape, outputChoice, simplifyField, toolOutputFields } from '../../shared/simplify';
-import { keyBudget, loggedRunBudget } from '../../shared/transport';
+import { dataPostShape, outputChoice, simplifyField, toolOutputFields, type OutputChoice } from '../../shared/simplify';
 import { plural } from '../../shared/utils';
 import {
 	onPlatformFailureOption,
@@ -116,7 +115,8 @@ const searchShow = { show: { resource: ['post'], operation: ['search'] } };
 
 const searchFields = updateDisplayOptions(searchShow, searchProperties);
 
-async function executeSearch(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+/** What the user asked of this item's search, checked before any request. */
+function searchAsked(this: IExecuteFunctions, itemIndex: number) {
 	const node = this.getNode();
 	const search = {
 		term: this.getNodeParameter('term', itemIndex, ''),
@@ -132,16 +132,50 @@ async function executeSearch(this: IExecuteFunctions, itemIndex: number): Promis
 	const cursorEntries = ((options.resumeCursors as IDataObject | undefined)?.cursor ?? []) as IDataObject[];
 	const entries = Array.isArray(cursorEntries) ? cursorEntries : [];
 	const cursors = validOrThrow(node, checkResumeCursors(entries, input.platforms), itemIndex);
+	return { input, limit, output, failItem, maxPlatformRetries, cursors };
+}
 
+type SearchAsked = ReturnType<typeof searchAsked>;
+type SearchOutcome = Awaited<ReturnType<typeof searchRounds>>;
+
+/**
+ * A search that did not end with all its results is an error: a failure (with what was fetched where the node
+ * continues), a platform that kept failing, or the request cap reached.
+ */
+function throwIfStopped(ctx: IExecuteFunctions, itemIndex: number, outcome: SearchOutcome, asked: SearchAsked, choice: OutputChoice): void {
+	const node = ctx.getNode();
+	if (outcome.failure !== undefined) {
+		const error = toNodeError(node, outcome.failure, itemIndex);
+		// Nothing fetched, nothing to keep: the error alone.
+		if (outcome.requests === 0) throw error;
+		const kept = ctx.continueOnFail();
+		roundsNote(error, outcome, kept);
+		throw new StoppedPartWay(error, kept ? shapeSearchOutput(outcome, asked.output, !asked.failItem, true, choice) : [], outcome.requests);
+	}
+	const failed = outcome.stoppedBy;
+	if (failed) {
+		const why = `The platform failed ${plural(failed.failures, 'time')} in a row, so the search stopped after ${plural(outcome.requests, 'request')}.`;
+		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
+	}
+	if (outcome.requestCapReached) {
+		const message = `The search stopped after ${outcome.requests} requests: the service kept reporting more pages`;
+		const description = 'Use a Limit, or resume later from the cursors of a Limit search.';
+		throw new NodeOperationError(node, message, { itemIndex, description });
+	}
+}
+
+async function executeSearch(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const asked = searchAsked.call(this, itemIndex);
+	const { input } = asked;
 	const retry = itemRetryPolicy.call(this, itemIndex);
 	const run = loggedRunBudget(this, itemBudgetWait.call(this, itemIndex));
 	const budget = await keyBudget(this, itemIndex, run);
 	const outcome = await searchRounds({
 		platforms: input.platforms,
-		limit,
-		cursors,
-		maxPlatformRetries,
-		stopOnFailure: failItem,
+		limit: asked.limit,
+		cursors: asked.cursors,
+		maxPlatformRetries: asked.maxPlatformRetries,
+		stopOnFailure: asked.failItem,
 		// A page's cursor says only that more is there, not how much: the budget is checked before each request, and
 		// a search it cannot carry stops before a request it would refuse, keeping what was paid for.
 		beforeRound: (open) => {
@@ -156,27 +190,8 @@ async function executeSearch(this: IExecuteFunctions, itemIndex: number): Promis
 		this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
 	}
 	const choice = outputChoice((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
-	if (outcome.failure !== undefined) {
-		const error = toNodeError(node, outcome.failure, itemIndex);
-		// Nothing fetched, nothing to keep: the error alone.
-		if (outcome.requests === 0) throw error;
-		const kept = this.continueOnFail();
-		roundsNote(error, outcome, kept);
-		throw new StoppedPartWay(error, kept ? shapeSearchOutput(outcome, output, !failItem, true, choice) : [], outcome.requests);
-	}
-
-	const failed = outcome.stoppedBy;
-	if (failed) {
-		const why = `The platform failed ${plural(failed.failures, 'time')} in a row, so the search stopped after ${plural(outcome.requests, 'request')}.`;
-		throw platformFailedError(node, itemIndex, failed.platform, failed.error, why, 'posts');
-	}
-	if (outcome.requestCapReached) {
-		const message = `The search stopped after ${outcome.requests} requests: the service kept reporting more pages`;
-		const description = 'Use a Limit, or resume later from the cursors of a Limit search.';
-		throw new NodeOperationError(node, message, { itemIndex, description });
-	}
-
-	return shapeSearchOutput(outcome, output, !failItem, false, choice);
+	throwIfStopped(this, itemIndex, outcome, asked, choice);
+	return shapeSearchOutput(outcome, asked.output, !asked.failItem, false, choice);
 }
 
 export const postDescription: INodeProperties[] = [

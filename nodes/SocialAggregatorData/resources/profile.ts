@@ -7,7 +7,7 @@ import { validOrThrow } from '../../shared/refusal';
 import { itemBudgetWait, itemRetryPolicy } from '../../shared/requestOptions';
 import { platformFailureItem } from '../../shared/rounds';
 import { outputChoice, profileShape, simplifyField, toolOutputFields } from '../../shared/simplify';
-import { apiRequestChecked, loggedRunBudget } from '../../shared/transport';
+import { apiRequestChecked } from '../../shared/transport';
 import {
 	onPlatformFailureOption,
 	platformFailedError,
@@ -16,6 +16,7 @@ import {
 } from '../common/platformFailure';
 import { checkProfileInput, MAX_PROFILE_HANDLES, runProfileLookup, shapeProfiles, type ProfileLayout } from '../common/profiles';
 import type { Operation } from '../common/operation';
+import { loggedRunBudget } from '../../shared/runBudget';
 
 const lookUpProperties: INodeProperties[] = [
 	{

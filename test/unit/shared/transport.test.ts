@@ -1,8 +1,9 @@
 import { RESET_MARGIN_MS, retryTiming } from '../../../nodes/shared/retry';
-import { apiRequest, apiRequestFull, keyBudget } from '../../../nodes/shared/transport';
+import { apiRequest, apiRequestFull } from '../../../nodes/shared/transport';
 import type { IAllExecuteFunctions } from 'n8n-workflow';
 import { scriptedContext, type Answer } from '../support/context';
 import { serviceCode } from '../support/serviceCode';
+import { keyBudget } from '../../../nodes/shared/runBudget';
 
 const ok = (body: unknown) => ({ statusCode: 200, body });
 const tooMany = (retryAfter?: string): Answer => ({

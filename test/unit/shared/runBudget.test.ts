@@ -6,7 +6,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_LIMITS, type BudgetPlan } from '../../../nodes/shared/budget';
-import { BudgetRefusal, budgetRefusal, partialNote, roundsNote, roundsRefusal } from '../../../nodes/shared/budgetErrors';
+import { BudgetRefusal, budgetRefusal, partialNote, roundsNote, roundsRefusal } from '../../../nodes/shared/runBudget';
 import { BUDGET_WAIT_FIELD } from '../../../nodes/shared/requestOptions';
 import { NODE } from '../support/context';
 
