@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import {
+	getFeeds,
 	getFeedSources,
 	getPlatforms,
 	getTermTypes,
@@ -11,7 +12,7 @@ import {
 	searchWebhooks,
 } from '../shared/loadOptions';
 import { requestOptionsCollection } from '../shared/requestOptions';
-import { getConnectionProviders, getFeeds, getSocialAccounts } from './common/accountOptions';
+import { getConnectionProviders, getSocialAccounts } from './common/accountOptions';
 import { accountDescription } from './resources/account';
 import { analyticsDescription } from './resources/analytics';
 import { feedDescription } from './resources/feed';

@@ -1,16 +1,14 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
-	ILoadOptionsFunctions,
 	INodeExecutionData,
-	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
 
 import { toList } from '../shared/input';
-import { feedOptions } from '../shared/loadOptions';
+import { getFeeds } from '../shared/loadOptions';
 import { retryTiming } from '../shared/retry';
 import { feedPostShape } from '../shared/simplify';
 import { apiRequestChecked } from '../shared/transport';
@@ -114,11 +112,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 	};
 
 	methods = {
-		loadOptions: {
-			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				return await feedOptions.call(this);
-			},
-		},
+		loadOptions: { getFeeds },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

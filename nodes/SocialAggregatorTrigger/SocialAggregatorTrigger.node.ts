@@ -2,16 +2,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
-	ILoadOptionsFunctions,
 	INodeExecutionData,
-	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { feedOptions, getWebhookEvents } from '../shared/loadOptions';
+import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
 import { catchUp } from './catchUp';
@@ -183,12 +181,7 @@ export class SocialAggregatorTrigger implements INodeType {
 	};
 
 	methods = {
-		loadOptions: {
-			getWebhookEvents,
-			async getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				return await feedOptions.call(this);
-			},
-		},
+		loadOptions: { getFeeds, getWebhookEvents },
 	};
 
 	webhookMethods = {

@@ -3,7 +3,7 @@ import { toList } from './input';
 import { canonicalPlatform, platformLabel } from './platforms';
 import { refuse, type Checked, type InputRefusal } from './refusal';
 
-/** A Data API search, shared by the Data node and the Data Trigger: checks by docs/service.md#term-types, and one round's request. */
+/** A Data API search's input, shared by the Data node and the Data Trigger: checked by docs/service.md#term-types (one round's request is in rounds.ts). */
 
 export interface DataSearch {
 	term: string;

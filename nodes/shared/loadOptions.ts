@@ -7,10 +7,10 @@ import { locatorValue } from './input';
 import { collectPages, type Page } from './pages';
 import { apiRequest } from './transport';
 
-/** Dropdowns must open fast: at most one retry and a short wait, no long backoff. Answers are read as any JSON. */
 /** The most pages a dropdown reads (1,000 choices at 100 a page): a list longer than that is searched in a picker. */
 const DROPDOWN_MAX_PAGES = 10;
 
+/** Dropdowns must open fast: at most one retry and a short wait, no long backoff. Answers are read as any JSON. */
 const DROPDOWN_REQUEST = { retry: { maxAttempts: 2, maxTotalWaitMs: 3_000 } };
 
 const FEED: OptionFields = {
@@ -101,7 +101,7 @@ export async function pagedOptions(
 }
 
 /** The account's feeds as multi-select options, in every node that offers them. */
-export async function feedOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return await pagedOptions.call(this, '/feeds', FEED, ['feeds']);
 }
 

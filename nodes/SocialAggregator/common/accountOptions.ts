@@ -1,12 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { feedOptions, fetchPlatforms, pagedOptions } from '../../shared/loadOptions';
+import { fetchPlatforms, pagedOptions } from '../../shared/loadOptions';
 import { fieldText, type OptionFields } from '../../shared/options';
-
-/** The account's feeds, for multi-selects and optional feed choices. */
-export async function getFeeds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await feedOptions.call(this);
-}
 
 /** The providers connected accounts come from, as `GET /platforms` names them. */
 export async function getConnectionProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -1,4 +1,9 @@
-import { webhookEventKinds } from '../../../nodes/shared/loadOptions';
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
+
+import { getFeeds, webhookEventKinds } from '../../../nodes/shared/loadOptions';
+import { scriptedContext, type Answer } from '../support/context';
+
+const ok = (body: unknown): Answer => ({ statusCode: 200, body });
 
 describe('webhookEventKinds: the event kinds of GET /webhook_events, in every legal shape', () => {
 	it('reads names and objects by name or event, in data or not, each once, with their descriptions', () => {
@@ -13,4 +18,15 @@ describe('webhookEventKinds: the event kinds of GET /webhook_events, in every le
 		expect(webhookEventKinds({ data: [] })).toEqual([]);
 		for (const answer of [undefined, {}, { data: 'post.created' }, 'post.created']) expect(webhookEventKinds(answer)).toBeUndefined();
 	});
+});
+
+test('getFeeds offers the account’s feeds by name and ID', async () => {
+	// A key of its own: what this process counted of a key's budget is never another test's.
+	const { context: scripted, requests } = scriptedContext([ok({ data: [{ id: 3, name: 'Wall' }, { id: 4, name: '' }] })], 'sag_live_loadoptionsfeeds0001');
+	const context = scripted as unknown as ILoadOptionsFunctions;
+	expect(await getFeeds.call(context)).toEqual([
+		{ name: 'Wall (3)', value: '3' },
+		{ name: 'Feed 4', value: '4' },
+	]);
+	expect(requests[0].url).toBe('http://127.0.0.1:9/v1/feeds');
 });

@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { getConnectionProviders, getFeeds, getSocialAccounts } from '../../../../nodes/SocialAggregator/common/accountOptions';
+import { getConnectionProviders, getSocialAccounts } from '../../../../nodes/SocialAggregator/common/accountOptions';
 import { scriptedContext, type Answer } from '../../support/context';
 
 const ok = (body: unknown): Answer => ({ statusCode: 200, body });
@@ -158,13 +158,4 @@ describe('getSocialAccounts', () => {
 		const { context } = loadOptionsContext([page([])]);
 		expect(await getSocialAccounts.call(context)).toEqual([]);
 	});
-});
-
-test('getFeeds offers the account’s feeds by name and ID', async () => {
-	const { context, requests } = loadOptionsContext([ok({ data: [{ id: 3, name: 'Wall' }, { id: 4, name: '' }] })]);
-	expect(await getFeeds.call(context)).toEqual([
-		{ name: 'Wall (3)', value: '3' },
-		{ name: 'Feed 4', value: '4' },
-	]);
-	expect(requests[0].url).toBe('http://127.0.0.1:9/v1/feeds');
 });
