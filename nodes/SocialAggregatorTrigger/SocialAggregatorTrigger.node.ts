@@ -20,14 +20,13 @@ import {
 	deliveredPosts,
 	feedIdList,
 	type CatchUpSignal,
-	handledInProcess,
-	rememberHandled,
 	sizeRefusal,
 	storedSettings,
 	type Delivery,
 	type DeliverySettings,
 } from './delivery';
-import { finished, lookBackAgain, lookBackDue, RETRY_AFTER_SECONDS, receivedHere, takePlace } from './inFlight';
+import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
+import { finished, lookBackAgain, lookBackDue, RETRY_AFTER_SECONDS, takePlace } from './inFlight';
 import { checkExists, create, deliverySecrets, liveSubscriptionId, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 

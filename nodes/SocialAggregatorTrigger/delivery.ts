@@ -2,14 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { eventList, textList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from './signature';
-import { idValue, isObject, keepRecent } from '../shared/utils';
+import { idValue, isObject } from '../shared/utils';
 import { idText, rawIdToken } from './deliveryId';
-
-/** Delivery ids a process remembers per trigger to recognise a retry. */
-const RECENT_DELIVERIES_LIMIT = 500;
-
-/** Triggers a process remembers ids for, the least recently used dropped first. */
-const TRIGGERS_REMEMBERED = 1000;
 
 /** The most a delivery may hold, refused with 413 before any signature check (n8n itself reads up to 16 MB). */
 const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
@@ -339,18 +333,4 @@ function deliveryItems(delivery: Delivery, mode: OutputMode): IDataObject[] {
 	if (isTestDelivery(delivery)) context.test = true;
 	if (data.caught_up === true) context.caught_up = true;
 	return posts.map((post) => ({ ...(post && typeof post === 'object' ? post : { value: post }), ...context }));
-}
-
-/** Ids handled per trigger, newest last: n8n drops webhook()'s static data writes when it starts a run. */
-const seenInProcess = new Map<string, string[]>();
-
-export function handledInProcess(key: string, id: string): boolean {
-	return seenInProcess.get(key)?.includes(id) ?? false;
-}
-
-/** Only once a delivery is handled (emitted or ignored): one that failed is handled again when retried. */
-export function rememberHandled(key: string, id: string): void {
-	const recent = seenInProcess.get(key) ?? [];
-	const next = recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT);
-	keepRecent(seenInProcess, key, next, TRIGGERS_REMEMBERED);
 }

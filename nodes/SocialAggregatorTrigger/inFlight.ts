@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { keepRecent } from '../shared/utils';
+import { markFinished, markStarted, startedHere } from './deliveryMemory';
 
 /**
  * Executions of light deliveries of one trigger that this process started and has not finished, at most. Each holds
@@ -30,21 +31,10 @@ const MAX_REFUSALS_IN_A_ROW = 4;
 /** Seconds the sender is asked to wait before retrying a delivery answered 503. */
 export const RETRY_AFTER_SECONDS = 5;
 
-/** An execution not seen finishing after this long no longer counts (it failed before this node ran). */
-const FORGET_AFTER_MS = 120_000;
-
 const POLL_MS = 20;
 
-/** Triggers a process keeps counts for, the least recently used dropped first. */
+/** Triggers a process keeps refusals and look-back times for, the least recently used dropped first. */
 const TRIGGERS_KEPT = 1000;
-
-interface Started {
-	at: number;
-	bytes: number;
-}
-
-/** Per trigger: deliveries emitted by this process's webhook() and not yet through execute(), with when and their size. */
-const started = new Map<string, Map<string, Started>>();
 
 /** Per trigger: deliveries answered 503 since one was let in. */
 const refusedInARow = new Map<string, number>();
@@ -55,20 +45,11 @@ const refusedInARow = new Map<string, number>();
  */
 const executedHere = new Set<string>();
 
-function live(trigger: string, now: number): Map<string, Started> {
-	const entries = started.get(trigger) ?? new Map<string, Started>();
-	for (const [id, { at }] of entries) {
-		if (now - at < FORGET_AFTER_MS) break;
-		entries.delete(id);
-	}
-	return entries;
-}
-
 /** Whether a delivery of `bytes` finds room beside the executions of `trigger` in flight: light and heavy apart. */
 function hasRoom(trigger: string, bytes: number, now: number): boolean {
 	let light = 0;
 	let heavyBytes = 0;
-	for (const entry of live(trigger, now).values()) {
+	for (const entry of startedHere(trigger, now)) {
 		if (entry.bytes < HEAVY_BYTES) light++;
 		else heavyBytes += entry.bytes;
 	}
@@ -93,23 +74,14 @@ export async function takePlace(trigger: string, id: string, bytes = 0, now: () 
 		await sleep(POLL_MS);
 	}
 	refusedInARow.delete(trigger);
-	const entries = live(trigger, now());
-	entries.delete(id);
-	entries.set(id, { at: now(), bytes });
-	keepRecent(started, trigger, entries, TRIGGERS_KEPT);
+	markStarted(trigger, id, bytes, now);
 	return true;
-}
-
-/** Whether this process's webhook() emitted delivery `id` and its execution has not finished. */
-export function receivedHere(trigger: string, id: string): boolean {
-	return started.get(trigger)?.has(id) ?? false;
 }
 
 /** An execution of `trigger` ran here and is done with deliveries `ids`. */
 export function finished(trigger: string, ids: string[]): void {
 	executedHere.add(trigger);
-	const entries = started.get(trigger);
-	for (const id of ids) entries?.delete(id);
+	markFinished(trigger, ids);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { keepRecent } from '../shared/utils';
 import { idText } from './deliveryId';
+import { checkInTurn, claimInMemory, deliveryKey, type ProcessedStore } from './deliveryMemory';
 
 /**
  * Keys kept in n8n's database per trigger, the oldest dropped first. A delivery takes one, three
@@ -20,23 +20,8 @@ const TIE_BREAK_ROUNDS = 2;
 const ROUND_MIN_MS = 10;
 const ROUND_SPREAD_MS = 150;
 
-/** Attempts of one check when the database refuses a write (two first writes at once). */
-const ATTEMPTS = 3;
-
-/** Keys of one check at most: the checks waiting beyond it go in the next write. */
-const KEYS_PER_WRITE = 1_000;
-
-/** Keys of this trigger in a namespace of their own: a delivery id can never look like a tie-break key. */
-const DELIVERY_PREFIX = 'delivery:';
-const ROUND_PREFIX = 'round';
-
-const deliveryKey = (id: string) => `${DELIVERY_PREFIX}${id}`;
-const roundKey = (round: number, id: string) => `${ROUND_PREFIX}${round}:${id}`;
-
-/** Check-and-record over n8n's database: which of `ids` were recorded before this call. */
-export interface ProcessedStore {
-	checkAndRecord(ids: string[]): Promise<{ new: string[]; processed: string[] }>;
-}
+/** A tie-break round's key: outside the namespace of delivery keys (`deliveryKey`). */
+const roundKey = (round: number, id: string) => `round${round}:${id}`;
 
 /** The processed-data helpers of an execution, scoped to this trigger node. */
 export function databaseStore(ctx: IExecuteFunctions): ProcessedStore {
@@ -49,75 +34,6 @@ export function databaseStore(ctx: IExecuteFunctions): ProcessedStore {
 			return { new: result.new.map(String), processed: result.processed.map(String) };
 		},
 	};
-}
-
-interface Waiting {
-	store: ProcessedStore;
-	keys: string[];
-	resolve: (processed: Set<string>) => void;
-	reject: (error: unknown) => void;
-}
-
-/**
- * Checks waiting per trigger in this process. n8n's check reads and writes back the whole list, so
- * checks of one trigger must not overlap; those that wait meanwhile share the next write.
- */
-const waiting = new Map<string, { queue: Waiting[]; busy: boolean }>();
-
-/** One write of n8n's list for every check waiting, tried again when the database refuses it. */
-async function writeOnce(store: ProcessedStore, keys: string[]): Promise<Set<string>> {
-	let lastError: unknown;
-	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-		try {
-			return new Set((await store.checkAndRecord(keys)).processed);
-		} catch (error) {
-			// Two first records at once: one insert fails on the row's unique key; the next try updates that row.
-			lastError = error;
-			await sleep(20 * attempt);
-		}
-	}
-	throw lastError;
-}
-
-async function drain(key: string): Promise<void> {
-	const line = waiting.get(key);
-	if (!line || line.busy) return;
-	line.busy = true;
-	try {
-		while (line.queue.length > 0) {
-			const batch: Waiting[] = [];
-			let size = 0;
-			while (line.queue.length > 0 && (batch.length === 0 || size + line.queue[0].keys.length <= KEYS_PER_WRITE)) {
-				const next = line.queue.shift()!;
-				batch.push(next);
-				size += next.keys.length;
-			}
-			try {
-				const before = await writeOnce(batch[0].store, [...new Set(batch.flatMap((check) => check.keys))]);
-				// A key new to the list is new to the first check of the batch that asked for it only.
-				const given = new Set<string>();
-				for (const check of batch) {
-					const processed = new Set(check.keys.filter((k) => before.has(k) || given.has(k)));
-					for (const k of check.keys) given.add(k);
-					check.resolve(processed);
-				}
-			} catch (error) {
-				for (const check of batch) check.reject(error);
-			}
-		}
-	} finally {
-		line.busy = false;
-		if (line.queue.length === 0) waiting.delete(key);
-	}
-}
-
-/** Which of `keys` were recorded before, after this trigger's earlier checks in this process. */
-async function checkInTurn(store: ProcessedStore, key: string, keys: string[]): Promise<Set<string>> {
-	const line = waiting.get(key) ?? { queue: [], busy: false };
-	waiting.set(key, line);
-	const result = new Promise<Set<string>>((resolve, reject) => line.queue.push({ store, keys, resolve, reject }));
-	void drain(key);
-	return await result;
 }
 
 /**
@@ -145,99 +61,6 @@ async function claimInDatabase(
 	return claimed;
 }
 
-/**
- * A trigger's deliveries claimed in this process's memory (n8n's regular mode), recorded in n8n's
- * database by a write that follows rather than precedes the execution (docs/exactly-once.md).
- */
-interface Claims {
-	/**
-	 * Every delivery acted on, here or in an earlier process, that occurred more than CLOCK_MARGIN_MS
-	 * after this is in `occurred` or `pending`: at first when the claims began (this process's clock),
-	 * later the occurrence of the latest claim let go.
-	 */
-	since: number;
-	/** Claimed ids with when they occurred (the service's clock, ms), oldest claim first. */
-	occurred: Map<string, number>;
-	/** Claimed ids whose record is not yet handed to a write. */
-	pending: Set<string>;
-	store?: ProcessedStore;
-	warn?: (message: string) => void;
-	lastWrite: number;
-	/** A write is waiting for its turn. */
-	scheduled: boolean;
-}
-
-/**
- * A delivery signed as occurring this long after its trigger's claims began here: no earlier process
- * can have acted on it. The margin is for the service's clock running ahead of n8n's.
- */
-const CLOCK_MARGIN_MS = 30_000;
-
-/** Claims kept per trigger; dropping one moves `since` past it, so its copies are checked in the database. */
-const CLAIMS_KEPT = 2_000;
-
-/** Triggers a process keeps claims for, the least recently used dropped first (their records are still written). */
-const TRIGGERS_WITH_CLAIMS = 100;
-
-/** At most one write of claimed records per trigger in this span; after a quiet span, at once. */
-const WRITE_SPACING_MS = 1_000;
-
-/** Delivery ids a warning names at most. */
-const NAMED_IN_WARNING = 10;
-
-const claimsHere = new Map<string, Claims>();
-
-function claimsOf(key: string, now: number): Claims {
-	const claims = claimsHere.get(key) ?? { since: now, occurred: new Map(), pending: new Set(), lastWrite: 0, scheduled: false };
-	const dropped = keepRecent(claimsHere, key, claims, TRIGGERS_WITH_CLAIMS);
-	// A dropped trigger's records go to a write now, before a copy can be checked without them.
-	if (dropped) writePending(...dropped);
-	return claims;
-}
-
-function claimHere(claims: Claims, id: string, occurredAt: number): void {
-	claims.occurred.set(id, occurredAt);
-	claims.pending.add(id);
-	while (claims.occurred.size > CLAIMS_KEPT) {
-		const [oldest, at] = claims.occurred.entries().next().value as [string, number];
-		claims.occurred.delete(oldest);
-		claims.since = Math.max(claims.since, at);
-	}
-}
-
-/**
- * Hands the pending records to one write, queued with the trigger's database checks, so a check
- * queued after it sees them; a write that fails is logged.
- */
-function writePending(key: string, claims: Claims): void {
-	const { store } = claims;
-	if (!store || claims.pending.size === 0) return;
-	const ids = [...claims.pending];
-	claims.pending.clear();
-	claims.lastWrite = Date.now();
-	checkInTurn(store, key, ids.map(deliveryKey)).then(
-		() => scheduleWrite(key, claims),
-		(error: unknown) => {
-			const reason = error instanceof Error ? error.message : String(error);
-			const named = ids.length > NAMED_IN_WARNING ? `${ids.slice(0, NAMED_IN_WARNING).join(', ')} and ${ids.length - NAMED_IN_WARNING} more` : ids.join(', ');
-			claims.warn?.(
-				`Social Aggregator Trigger: the records of deliveries ${named} could not be written to n8n's database (${reason}); a copy of one arriving after n8n restarts would run again`,
-			);
-			scheduleWrite(key, claims);
-		},
-	);
-}
-
-/** At most one write per trigger in WRITE_SPACING_MS: at once after a quiet span, else when the span is over. */
-function scheduleWrite(key: string, claims: Claims): void {
-	if (claims.scheduled || claims.pending.size === 0) return;
-	claims.scheduled = true;
-	void sleep(Math.max(0, claims.lastWrite + WRITE_SPACING_MS - Date.now())).then(() => {
-		claims.scheduled = false;
-		writePending(key, claims);
-	});
-}
-
 /** How firstTimeItems decides where a delivery is checked. */
 export interface CheckPlace {
 	/** Whether this process received delivery `id` and runs its execution (n8n's regular mode). */
@@ -251,9 +74,8 @@ export interface CheckPlace {
 }
 
 /**
- * Ids no execution acted on before, each claimed once. A delivery this process received, signed as
- * occurring well after its trigger's claims began here, is claimed in memory and its record written
- * right after (no earlier process can hold it); every other one is checked in n8n's database first.
+ * Ids no execution acted on before, each claimed once: in this process's memory where it can be
+ * (`claimInMemory`), every other one checked in n8n's database first.
  */
 async function claimDeliveries(
 	store: ProcessedStore,
@@ -265,22 +87,7 @@ async function claimDeliveries(
 	const unique = [...new Set(ids)].filter((id): id is string => id !== undefined);
 	const here = place.receivedHere ?? (() => false);
 	const now = (place.now ?? Date.now)();
-	const local = unique.some((id) => here(id) && occurredAt.has(id)) ? claimsOf(key, now) : claimsHere.get(key);
-	const claimed = new Set<string>();
-	const toCheck: string[] = [];
-	for (const id of unique) {
-		const at = occurredAt.get(id);
-		if (local && (local.occurred.has(id) || local.pending.has(id))) continue;
-		if (local && here(id) && at !== undefined && at > local.since + CLOCK_MARGIN_MS) {
-			claimHere(local, id, at);
-			claimed.add(id);
-		} else toCheck.push(id);
-	}
-	if (local && claimed.size > 0) {
-		local.store = store;
-		local.warn = place.warn;
-		scheduleWrite(key, local);
-	}
+	const { claimed, toCheck } = claimInMemory(store, key, unique, occurredAt, { here, now, warn: place.warn });
 	const tieBreak = toCheck.some((id) => !here(id));
 	for (const id of await claimInDatabase(store, key, toCheck, place.random ?? Math.random, tieBreak)) claimed.add(id);
 	return claimed;

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-work
 
 import { eventList } from '../../../nodes/shared/input';
 import type * as TriggerNode from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
-import type * as DeliveryModule from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { applySettings, type Delivery } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import type * as InFlightModule from '../../../nodes/SocialAggregatorTrigger/inFlight';
 import { signBody } from '../support/signBody';
@@ -77,8 +76,6 @@ jest.doMock('n8n-workflow', () => n8nWorkflow);
 
 // The memory of deliveries and executions is process-wide: the node and these come from the test's own process.
 let node: TriggerNode.SocialAggregatorTrigger;
-let handledInProcess: typeof DeliveryModule.handledInProcess;
-let rememberHandled: typeof DeliveryModule.rememberHandled;
 let finished: typeof InFlightModule.finished;
 let takePlace: typeof InFlightModule.takePlace;
 let lookBackDue: typeof InFlightModule.lookBackDue;
@@ -91,7 +88,6 @@ beforeEach(() => {
 	jest.isolateModules(() => {
 		const fresh = require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode;
 		node = new fresh.SocialAggregatorTrigger();
-		({ handledInProcess, rememberHandled } = require('../../../nodes/SocialAggregatorTrigger/delivery') as typeof DeliveryModule);
 		({ finished, takePlace, lookBackDue } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
 	});
 	// As if this process had received a delivery a moment ago: the next ones do not look back (tested on its own below).
@@ -250,12 +246,6 @@ describe('webhook()', () => {
 		expect(results[2]).toEqual({ webhookResponse: { received: true, duplicate: true } });
 	});
 
-	it('keeps the process memory of each trigger apart', async () => {
-		rememberHandled('wf-1:a', 'd1');
-		expect(handledInProcess('wf-1:a', 'd1')).toBe(true);
-		expect(handledInProcess('wf-1:b', 'd1')).toBe(false);
-	});
-
 	it('never writes static data, whether it emits, ignores or refuses a delivery', async () => {
 		const cases: Array<[Buffer, IDataObject, IDataObject]> = [
 			[signed(postCreated('w1')).raw, signed(postCreated('w1')).headers, {}],
@@ -378,12 +368,6 @@ describe('webhook()', () => {
 });
 
 describe('delivery helpers', () => {
-	it('keeps at most the limit of recent ids per trigger, the oldest forgotten first', () => {
-		for (let i = 0; i < 502; i++) rememberHandled('wf-1:limit', `d${i}`);
-		rememberHandled('wf-1:limit', 'd300');
-		expect(['d0', 'd1', 'd2', 'd501'].map((id) => handledInProcess('wf-1:limit', id))).toEqual([false, false, true, true]);
-	});
-
 	it('gives other events one item and an empty post.created none', () => {
 		const expiring: Delivery = { id: 'e', event: 'social_account.expiring', data: { provider: 'facebook' } };
 		const eachPost = (delivery: Delivery) => applySettings(delivery, { events: [], output: 'eachPost', options: {} }, false).items;

@@ -1,3 +1,4 @@
+import type * as MemoryModule from '../../../nodes/SocialAggregatorTrigger/deliveryMemory';
 import type * as InFlightModule from '../../../nodes/SocialAggregatorTrigger/inFlight';
 
 /** Executions of one trigger in flight before a delivery waits (docs/exactly-once.md), and the longest it waits. */
@@ -10,7 +11,7 @@ jest.doMock('n8n-workflow', () => n8nWorkflow);
 
 // The counts are process-wide: each test takes them from a fresh process.
 let finished: typeof InFlightModule.finished;
-let receivedHere: typeof InFlightModule.receivedHere;
+let receivedHere: typeof MemoryModule.receivedHere;
 let takePlace: typeof InFlightModule.takePlace;
 let lookBackDue: typeof InFlightModule.lookBackDue;
 let lookBackAgain: typeof InFlightModule.lookBackAgain;
@@ -19,7 +20,8 @@ describe('executions in flight per trigger', () => {
 	// A fresh process: the module loaded anew, with nothing counted.
 	beforeEach(() => {
 		jest.isolateModules(() => {
-			({ finished, receivedHere, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+			({ finished, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+			({ receivedHere } = require('../../../nodes/SocialAggregatorTrigger/deliveryMemory') as typeof MemoryModule);
 		});
 	});
 
@@ -59,7 +61,8 @@ describe('executions in flight per trigger', () => {
 describe('light and heavy deliveries, and refusals in a row', () => {
 	beforeEach(() => {
 		jest.isolateModules(() => {
-			({ finished, receivedHere, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+			({ finished, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+			({ receivedHere } = require('../../../nodes/SocialAggregatorTrigger/deliveryMemory') as typeof MemoryModule);
 		});
 	});
 	const MB = 1024 * 1024;

@@ -1,10 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import {
-	firstTimeItems,
-	itemDeliveryId,
-	type ProcessedStore,
-} from '../../../nodes/SocialAggregatorTrigger/seenDeliveries';
+import type { ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/deliveryMemory';
+import { firstTimeItems, itemDeliveryId } from '../../../nodes/SocialAggregatorTrigger/seenDeliveries';
 
 /**
  * n8n's processed-data row as n8n 2.41 handles it: a check reads the whole

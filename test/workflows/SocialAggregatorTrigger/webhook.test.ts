@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type * as TriggerNode from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
-import { firstTimeItems, type ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/seenDeliveries';
+import type { ProcessedStore } from '../../../nodes/SocialAggregatorTrigger/deliveryMemory';
+import { firstTimeItems } from '../../../nodes/SocialAggregatorTrigger/seenDeliveries';
 import { SHAPES, start, type FakeService } from '../../fake-service';
 import { logLines, triggerHarness, type TriggerHarness, type TriggerMode } from '../harness';
 import { credentialsFor } from '../support';
