@@ -18,10 +18,12 @@ import {
 	applySettings,
 	catchUpDays,
 	deliveredPosts,
+	emittedItems,
 	feedIdList,
 	type CatchUpSignal,
 	sizeRefusal,
 	storedSettings,
+	takeCatchUpSignal,
 	type Delivery,
 	type DeliverySettings,
 } from './delivery';
@@ -32,9 +34,6 @@ import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries'
 
 /** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
 const RAW = { rawExpressions: true };
-
-/** The field of the item that carries a catch-up signal from webhook() to execute(); never output. */
-const CATCH_UP_SIGNAL = 'socialAggregatorCatchUp';
 
 /** Deliveries without an id, counted apart from each other while their execution runs. */
 let unnamed = 0;
@@ -218,7 +217,7 @@ export class SocialAggregatorTrigger implements INodeType {
 			lookBackDue: () => lookBackDue(key),
 		});
 		const response = this.getResponseObject();
-		const items = answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
+		const items = emittedItems(answer);
 		if (items?.length && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
 			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`, request.rawBody?.length ?? 0))) {
@@ -248,14 +247,11 @@ export class SocialAggregatorTrigger implements INodeType {
 	 * then drops deliveries n8n's database says were acted on.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const received = this.getInputData();
-		const signalAt = received.findIndex((item) => CATCH_UP_SIGNAL in item.json);
-		const input = received.filter((item) => !(CATCH_UP_SIGNAL in item.json));
+		const { items: input, signal, signalAt } = takeCatchUpSignal(this.getInputData());
 		const manual = this.getMode() === 'manual';
 		const key = triggerKey(this);
 		const items = deferredSettings(this) ? applyEvaluatedSettings(this, input, manual) : input;
 		if (manual) return [items.map((item, index) => ({ ...item, pairedItem: item.pairedItem ?? { item: index } }))];
-		const signal = signalAt >= 0 ? (received[signalAt].json[CATCH_UP_SIGNAL] as CatchUpSignal) : undefined;
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
 		if (signal) ids.push(signal.id);
 		try {

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { eventList, textList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from './signature';
@@ -70,6 +70,26 @@ export interface DeliveryAnswer {
 export interface CatchUpSignal extends IDataObject {
 	id: string;
 	occurred_at: string | null;
+}
+
+/**
+ * The field of the one item that carries a catch-up signal from webhook() to execute(), never output. n8n hands
+ * execute() nothing of webhook()'s but its items (in queue mode through its database, to a worker; static data
+ * webhook() writes is dropped), so the signal travels as an item of its own: added by `emittedItems`, taken out by
+ * `takeCatchUpSignal`, and nowhere else.
+ */
+const CATCH_UP_SIGNAL = 'socialAggregatorCatchUp';
+
+/** What webhook() emits for an answer: the delivery's items, then the catch-up signal's when it looks back. */
+export function emittedItems(answer: DeliveryAnswer): IDataObject[] | undefined {
+	return answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
+}
+
+/** What execute() received, the catch-up signal taken out: the deliveries' items, the signal and its item's index (or -1). */
+export function takeCatchUpSignal(received: INodeExecutionData[]): { items: INodeExecutionData[]; signal?: CatchUpSignal; signalAt: number } {
+	const signalAt = received.findIndex((item) => CATCH_UP_SIGNAL in item.json);
+	const items = received.filter((item) => !(CATCH_UP_SIGNAL in item.json));
+	return { items, signal: signalAt >= 0 ? (received[signalAt].json[CATCH_UP_SIGNAL] as CatchUpSignal) : undefined, signalAt };
 }
 
 /** The catch-up span in days (the option "Catch-Up Span (Days)"); 0 turns catch-up off. */

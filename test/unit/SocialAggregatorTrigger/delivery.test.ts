@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import * as signature from '../../../nodes/SocialAggregatorTrigger/signature';
-import { answerDelivery, deliveredPosts, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
+import { answerDelivery, deliveredPosts, emittedItems, takeCatchUpSignal, type DeliveryRequest } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import { signBody } from '../support/signBody';
 import { parameterAt } from '../support/triggerStub';
 
@@ -161,5 +161,27 @@ describe('deliveredPosts', () => {
 		expect(deliveredPosts([{ id: 5, feed: { id: 7 }, event_id: 'd1' }, { id: '6', feed: { id: 7 } }])).toEqual(new Set(['7:5', '7:6']));
 		expect(deliveredPosts([{ id: 'd1', event: 'post.created', data: { feed: { id: 3 }, posts: [{ id: 1 }, { id: 2 }, 'junk'] } }])).toEqual(new Set(['3:1', '3:2']));
 		expect(deliveredPosts([{ id: 'd2', event: 'social_account.expired', data: {} }, { id: 9 }])).toEqual(new Set());
+	});
+});
+
+describe('the catch-up signal from webhook() to execute()', () => {
+	const signal = { id: 'd1', occurred_at: '2026-01-01T10:06:00Z' };
+
+	it('travels as one item after the delivery\'s, and only when the delivery looks back', () => {
+		const items = [{ id: 1 }, { id: 2 }];
+		expect(emittedItems({ status: 200, body: {}, items })).toBe(items);
+		expect(emittedItems({ status: 200, body: {} })).toBeUndefined();
+		const emitted = emittedItems({ status: 200, body: {}, items, catchUp: signal });
+		expect(emitted).toHaveLength(3);
+		expect(emitted?.slice(0, 2)).toEqual(items);
+		// An ignored delivery that looks back starts an execution for the signal alone.
+		expect(emittedItems({ status: 200, body: {}, catchUp: signal })).toHaveLength(1);
+	});
+
+	it('is taken out in execute(): the deliveries\' items, the signal and where its item was', () => {
+		const emitted = emittedItems({ status: 200, body: {}, items: [{ id: 1 }, { id: 2 }], catchUp: signal }) ?? [];
+		const received = emitted.map((json) => ({ json }));
+		expect(takeCatchUpSignal(received)).toEqual({ items: received.slice(0, 2), signal, signalAt: 2 });
+		expect(takeCatchUpSignal(received.slice(0, 2))).toEqual({ items: received.slice(0, 2), signal: undefined, signalAt: -1 });
 	});
 });
