@@ -9,6 +9,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { feedIdList } from '../shared/input';
 import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
@@ -19,7 +20,6 @@ import {
 	catchUpDays,
 	deliveredPosts,
 	emittedItems,
-	feedIdList,
 	type CatchUpSignal,
 	sizeRefusal,
 	storedSettings,

@@ -7,6 +7,7 @@ import { DEFAULT_LATE_HOURS, feedPageAnswer, walkFeedPosts, type FeedPage, type 
 import { collectPages, readPagesUntil } from '../shared/pages';
 import { MAX_PER_PAGE } from '../shared/constants';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
+import { isDigits } from '../shared/utils';
 import { caughtUpDelivery, createdAt, deliveringBefore, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
 import type { Delivery } from './delivery';
 
@@ -92,7 +93,7 @@ async function stillPending(ctx: IExecuteFunctions, subscriptionId: string, id: 
 
 /** The feeds to read: those chosen, or every feed of the account. */
 async function feedsToRead(ctx: IExecuteFunctions, feedIds: string[]): Promise<IDataObject[]> {
-	if (feedIds.length > 0) return feedIds.map((id) => ({ id: /^\d+$/.test(id) ? Number(id) : id }));
+	if (feedIds.length > 0) return feedIds.map((id) => ({ id: isDigits(id) ? Number(id) : id }));
 	const fetchPage = async (page: number, perPage: number) =>
 		await apiRequestChecked(ctx, { method: 'GET', path: '/feeds', qs: { page, per_page: perPage } }, listAnswer);
 	const feeds = await collectPages<IDataObject>({ returnAll: true, fetchPage, key: (feed) => String(feed.id) });

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { eventList, textList } from '../shared/input';
+import { eventList, feedIdList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from './signature';
 import { idValue, isObject } from '../shared/utils';
 import { idText, rawIdToken } from './deliveryId';
@@ -179,11 +179,6 @@ function ageRefusal(delivery: Delivery, id: string | undefined, maxAge: number, 
 	if (ageMinutes <= maxAge) return undefined;
 	const message = `Social Aggregator Trigger refused delivery ${id ?? '(no id)'} with 422: it occurred at ${occurredAt}, ${Math.floor(ageMinutes)} min before it arrived, past ${limit}`;
 	return refusal(422, 'stale_delivery', `The delivery is older than ${maxAge} minutes`, { level: 'warn', message });
-}
-
-/** The option Feed Names or IDs as a list; a number is one feed id. */
-export function feedIdList(value: unknown): string[] {
-	return textList(typeof value === 'number' ? String(value) : value);
 }
 
 /** What a verified delivery becomes under `settings`: items, or the reason it is ignored. */

@@ -10,8 +10,16 @@ export function toList(value: unknown): string[] {
 }
 
 /** `toList` of a multi-select or text; any other value (an object, a boolean, a number) names nothing. */
-export function textList(value: unknown): string[] {
+function textList(value: unknown): string[] {
 	return typeof value === 'string' || Array.isArray(value) ? toList(value) : [];
+}
+
+/**
+ * Feed Names or IDs as the triggers read it: a multi-select, comma-separated text (an expression) or one number, each
+ * ID as text in the order given; any other value (an object, a boolean) names no feed.
+ */
+export function feedIdList(value: unknown): string[] {
+	return textList(typeof value === 'number' ? String(value) : value);
 }
 
 /** Events chosen in a multi-select and typed in as text, without repeats. */

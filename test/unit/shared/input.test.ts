@@ -1,4 +1,4 @@
-import { checkEmail, checkLimit, eventList, locatorValue, textList, toList } from '../../../nodes/shared/input';
+import { checkEmail, checkLimit, eventList, feedIdList, locatorValue, toList } from '../../../nodes/shared/input';
 import { refusal, value } from '../support/checked';
 
 describe('plain inputs', () => {
@@ -6,9 +6,17 @@ describe('plain inputs', () => {
 		expect(toList(['a', ' b ', ''])).toEqual(['a', 'b']);
 		expect(toList('a, b,,c ')).toEqual(['a', 'b', 'c']);
 		expect(toList(undefined)).toEqual([]);
-		expect(textList({ a: 1 })).toEqual([]);
-		expect(textList(7)).toEqual([]);
+		// textList, through its users: a value that is no list or text names nothing.
+		expect(eventList({ a: 1 }, undefined)).toEqual([]);
+		expect(eventList(7, undefined)).toEqual([]);
 		expect(eventList(['post.created'], 'post.created, feed.updated')).toEqual(['post.created', 'feed.updated']);
+	});
+
+	test('feed IDs from a multi-select, comma-separated text or one number; any other value names no feed', () => {
+		expect(feedIdList(['7', 8, ' 9 ', ''])).toEqual(['7', '8', '9']);
+		expect(feedIdList(' 7, abc,,7 ')).toEqual(['7', 'abc', '7']);
+		expect(feedIdList(12)).toEqual(['12']);
+		for (const none of [undefined, null, '', [], { id: 7 }, true]) expect(feedIdList(none)).toEqual([]);
 	});
 
 	test('a Limit is a whole number of 1 or more', () => {
