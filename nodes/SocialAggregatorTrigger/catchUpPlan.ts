@@ -86,7 +86,10 @@ export function deliveringBefore(newest: LogEntry[], kick: { id: string; at: num
 	return !before.some((entry) => entry.state === 'failed') && before.some((entry) => entry.state === 'done' && kickAt - entry.at > REENABLED_WITHIN_MS);
 }
 
-/** A feed post's creation time in ms, or NaN. */
+/**
+ * When the service stored a feed post (`created_at`) in ms, or NaN. Not feedWalk.ts's `storedAt`, which falls back to
+ * the publish time: that only bounds the storing from below, enough to end a walk but not to place a post in the gap.
+ */
 export function createdAt(post: IDataObject): number {
 	return typeof post.created_at === 'string' ? Date.parse(post.created_at) : NaN;
 }
