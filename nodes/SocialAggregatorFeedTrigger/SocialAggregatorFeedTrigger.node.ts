@@ -161,7 +161,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 
 /** The feeds chosen, each an ID of digits, at least one: refused before any request. */
 function checkedFeedIds(ctx: IPollFunctions): string[] {
-	const feedIds = [...new Set(feedIdList(ctx.getNodeParameter('feedIds', [])))];
+	const feedIds = feedIdList(ctx.getNodeParameter('feedIds', []));
 	if (feedIds.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Choose at least one feed under Feed Names or IDs');
 	}

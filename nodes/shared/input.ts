@@ -16,10 +16,11 @@ function textList(value: unknown): string[] {
 
 /**
  * Feed Names or IDs as the triggers read it: a multi-select, comma-separated text (an expression) or one number, each
- * ID as text in the order given; any other value (an object, a boolean) names no feed.
+ * ID once, as text, in the order given (a feed typed twice is read once: its catch-up emits each post once); any other
+ * value (an object, a boolean) names no feed.
  */
 export function feedIdList(value: unknown): string[] {
-	return textList(typeof value === 'number' ? String(value) : value);
+	return [...new Set(textList(typeof value === 'number' ? String(value) : value))];
 }
 
 /** Events chosen in a multi-select and typed in as text, without repeats. */

@@ -14,7 +14,8 @@ describe('plain inputs', () => {
 
 	test('feed IDs from a multi-select, comma-separated text or one number; any other value names no feed', () => {
 		expect(feedIdList(['7', 8, ' 9 ', ''])).toEqual(['7', '8', '9']);
-		expect(feedIdList(' 7, abc,,7 ')).toEqual(['7', 'abc', '7']);
+		expect(feedIdList(' 7, abc,,7 ')).toEqual(['7', 'abc']);
+		expect(feedIdList(['8', '7', '8'])).toEqual(['8', '7']);
 		expect(feedIdList(12)).toEqual(['12']);
 		for (const none of [undefined, null, '', [], { id: 7 }, true]) expect(feedIdList(none)).toEqual([]);
 	});
