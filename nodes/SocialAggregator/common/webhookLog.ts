@@ -23,7 +23,7 @@ function wrapRunner(
 }
 
 /** The delivery of Redeliver (an ID such as `dlv_…`, not a number) added to the path, encoded. */
-export const redeliveryPath: Prepare = function (request) {
+export const pathDeliveryId: Prepare = function (request) {
 	request.url = `${String(request.url)}/${encodeURIComponent(parameterText.call(this, 'deliveryId'))}/redeliver`;
 };
 
@@ -88,7 +88,6 @@ async function afterNotFound(
 	return outputItems([output], {}, itemIndex);
 }
 
-/** Redeliver's output: the service's answer, marked as redelivered. */
 /**
  * Re-Enable's last step with Catch Up on: a test delivery, which a Social Aggregator Trigger at the subscription
  * answers by catching up on what the subscription missed while it delivered nothing (docs/exactly-once.md#catch-up).
@@ -105,6 +104,7 @@ export const requestCatchUp: After = async function (record, sendMore) {
 	}
 };
 
+/** Redeliver's output: the service's answer, marked as redelivered. */
 export async function markRedelivered(record: IDataObject): Promise<IDataObject> {
 	return { redelivered: true, ...record };
 }

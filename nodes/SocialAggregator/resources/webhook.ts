@@ -5,7 +5,7 @@ import { DELIVERY_STATUSES } from '../../shared/deliveryLog';
 import { allowHttpOption } from '../../shared/webhookUrl';
 import { collection, listFields, notice, webhookLocator } from '../common/fields';
 import { route } from '../common/routing';
-import { deliveryLogRoute, eventKindsAnswer, markRedelivered, redeliveryPath, requestCatchUp } from '../common/webhookLog';
+import { deliveryLogRoute, eventKindsAnswer, markRedelivered, pathDeliveryId, requestCatchUp } from '../common/webhookLog';
 
 const show = { resource: ['webhook'] };
 const webhookUrl = '=/webhooks/{{$parameter.webhookId}}';
@@ -131,7 +131,7 @@ export const webhookDescription: INodeProperties[] = [
 					{
 						method: 'POST',
 						url: `${webhookUrl}/deliveries`,
-						prepare: [requireText('deliveryId', 'Delivery ID'), redeliveryPath],
+						prepare: [requireText('deliveryId', 'Delivery ID'), pathDeliveryId],
 						after: markRedelivered,
 						verify:
 							'the delivery log (Webhook › Get Deliveries). A delivery sent twice carries the same ID, which a receiver that drops repeats (the Social Aggregator Trigger does) acts on once',
