@@ -23,7 +23,11 @@ import { sourceDescription } from './resources/source';
 import { userDescription } from './resources/user';
 import { webhookDescription } from './resources/webhook';
 
-/** The Integration API, declarative: routing in resources/<resource>.ts, sent by routing.ts by the package's rules. */
+/**
+ * The Integration API, declarative: an operation's routing in resources/<resource>.ts, or in
+ * resources/<resource>/<operation>.ts for the larger resources (post, webhook); every operation run by
+ * common/routing.ts's operation runner by the package's rules.
+ */
 export class SocialAggregator implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Social Aggregator',

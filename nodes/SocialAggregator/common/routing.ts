@@ -25,9 +25,9 @@ import { outputChoice, shapeRecord, type OutputChoice, type RecordShape } from '
 import { credentialSecrets, DEFAULT_TIMEOUT_MS, getBaseUrl, sendAuthenticated, sendWithRules, type SendRules, type SentResponse } from '../../shared/transport';
 import { parameterText, requireId, type Prepare, type RequestOptions } from './checks';
 
-// The path of a declarative request, in this file's order: route() → operationHook (n8n's pagination hook) →
-// runSettings and the prepare steps → finish → fetchRecords (requestSender, pages) → outputItems, or failureOutput.
-// CONTRIBUTING.md walks it.
+// The path of a declarative request, in this file's order: route() → operationRunner (what n8n calls for every
+// operation, from its pagination slot) → runSettings and the prepare steps → finish → fetchRecords (requestSender,
+// pages) → outputItems, or failureOutput. CONTRIBUTING.md walks it.
 
 export interface RouteSpec {
 	method: IHttpRequestMethods;
@@ -86,8 +86,9 @@ export type After = (
 ) => Promise<IDataObject>;
 
 /**
- * Output items made from a read's record (`json` is the record as Simplify shaped it). The pagination hook's
- * context has n8n's binary helpers, so a declarative operation can output files this way.
+ * Output items made from a read's record (`json` is the record as Simplify shaped it). The operation runner's
+ * context (the one n8n gives its pagination slot) has n8n's binary helpers, so a declarative operation can output
+ * files this way.
  */
 export type Files = (
 	this: IExecutePaginationFunctions,
@@ -96,23 +97,28 @@ export type Files = (
 	itemIndex: number,
 ) => Promise<INodeExecutionData[]>;
 
-/** The routing of one operation: the request, and the function that sends it by the package's rules. */
+/** The routing of one operation: the request, and the function that runs it by the package's rules. */
 export function route(spec: RouteSpec): INodePropertyRouting {
 	const request: RequestOptions = { method: spec.method, url: spec.url };
 	if (spec.body) request.body = spec.body;
-	// n8n sends a declarative request itself unless a pagination hook is set: every operation, a POST or a DELETE
-	// as much as a list, sets one, so that each request goes through this package's one transport (checks before
-	// the request, retries, the key's budget, errors). n8n calls it once per item.
-	return { request, send: { paginate: true }, operations: { pagination: operationHook(spec) } };
+	// Every operation, a single GET or a DELETE as much as a list, runs in n8n's pagination slot: with `send.paginate`
+	// set and a function in `operations.pagination`, n8n sends nothing itself, but calls that function once per item
+	// with the request it built from the parameters and outputs what it returns. preSend only changes that request
+	// and postReceive reads the answer of n8n's own send, which has none of this package's retries, request gate, key
+	// budget or errors; the runner sends through the package's one transport instead.
+	return { request, send: { paginate: true }, operations: { pagination: operationRunner(spec) } };
 }
 
-/** The pagination hook of one operation: checks, the request by the package's rules, pages, output items. */
-function operationHook(spec: RouteSpec) {
+/** What n8n calls to run one operation for one item (from its pagination slot, see route()). */
+export type OperationRunner = (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
+
+/** The runner of one operation: checks, the request by the package's rules, pages, output items. */
+function operationRunner(spec: RouteSpec): OperationRunner {
 	const operation = planOperation(spec);
-	return async function runOperation(
-		this: IExecutePaginationFunctions,
-		requestData: DeclarativeRestApiSettings.ResultOptions,
-	): Promise<INodeExecutionData[]> {
+	return async function runOperation(this, requestData) {
 		const itemIndex = this.getItemIndex();
 		const options = requestData.options;
 		const method = String(options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;

@@ -1,11 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
-import type {
-	DeclarativeRestApiSettings,
-	IDataObject,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
-	INodePropertyRouting,
-} from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodePropertyRouting } from 'n8n-workflow';
 
 import { deliveryLogMiss, noDeliveryLogMessage } from '../../shared/deliveryLog';
 import { errorItem, toNodeError } from '../../shared/errors';
@@ -13,25 +7,23 @@ import { webhookEventKinds } from '../../shared/loadOptions';
 import { retryPolicyFrom } from '../../shared/requestOptions';
 import { idValue, isObject } from '../../shared/utils';
 import { parameterText, type Prepare } from './checks';
-import { outputItems, route, type After, type RouteSpec } from './routing';
+import { outputItems, route, type After, type OperationRunner, type RouteSpec } from './routing';
 
 // Webhook › Get Deliveries, Redeliver and Get Event Kinds: the parts of the webhook API the service names without
 // confirming their paths or shapes (docs/service.md#delivery-log, docs/service.md#event-kinds).
 
-/** What n8n calls for an operation's request: the pagination hook route() sets. */
-type OperationHook = (
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-) => Promise<INodeExecutionData[]>;
-
-/** An operation's routing with its hook wrapped by `wrap`, which is handed route()'s own hook to run. */
-function wrapHook(routing: INodePropertyRouting, wrap: (hook: OperationHook) => OperationHook): INodePropertyRouting {
-	const hook = routing.operations?.pagination as OperationHook;
-	return { ...routing, operations: { ...routing.operations, pagination: wrap(hook) } };
+/** An operation's routing with its runner wrapped by `wrap`, which is handed route()'s own runner to run. */
+function wrapRunner(
+	routing: INodePropertyRouting,
+	wrap: (runOperation: OperationRunner) => OperationRunner,
+): INodePropertyRouting {
+	// route() sets the runner in n8n's pagination slot; the wrapped one takes its place there.
+	const runOperation = routing.operations?.pagination as OperationRunner;
+	return { ...routing, operations: { ...routing.operations, pagination: wrap(runOperation) } };
 }
 
 /** The delivery of Redeliver (an ID such as `dlv_…`, not a number) added to the path, encoded. */
-export const redeliveryPath: Prepare = function (request) {
+export const pathDeliveryId: Prepare = function (request) {
 	request.url = `${String(request.url)}/${encodeURIComponent(parameterText.call(this, 'deliveryId'))}/redeliver`;
 };
 
@@ -54,11 +46,11 @@ function isNotFoundItem(items: INodeExecutionData[]): boolean {
  * something the user cannot fix. A subscription or delivery that does not exist stays the 404 error.
  */
 export function deliveryLogRoute(spec: RouteSpec, redelivery: boolean): INodePropertyRouting {
-	return wrapHook(route(spec), (hook) =>
+	return wrapRunner(route(spec), (runOperation) =>
 		async function deliveryLogOperation(this: IExecutePaginationFunctions, requestData) {
 			let items: INodeExecutionData[];
 			try {
-				items = await hook.call(this, requestData);
+				items = await runOperation.call(this, requestData);
 			} catch (error) {
 				// The path's own errors, kept as they are (toNodeError returns an n8n error unchanged).
 				const failure = toNodeError(this.getNode(), error, this.getItemIndex());
@@ -96,7 +88,6 @@ async function afterNotFound(
 	return outputItems([output], {}, itemIndex);
 }
 
-/** Redeliver's output: the service's answer, marked as redelivered. */
 /**
  * Re-Enable's last step with Catch Up on: a test delivery, which a Social Aggregator Trigger at the subscription
  * answers by catching up on what the subscription missed while it delivered nothing (docs/exactly-once.md#catch-up).
@@ -113,6 +104,7 @@ export const requestCatchUp: After = async function (record, sendMore) {
 	}
 };
 
+/** Redeliver's output: the service's answer, marked as redelivered. */
 export async function markRedelivered(record: IDataObject): Promise<IDataObject> {
 	return { redelivered: true, ...record };
 }

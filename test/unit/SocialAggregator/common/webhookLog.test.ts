@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
-import { deliveryLogRoute, eventKindsAnswer, markRedelivered, redeliveryPath } from '../../../../nodes/SocialAggregator/common/webhookLog';
+import { deliveryLogRoute, eventKindsAnswer, markRedelivered, pathDeliveryId } from '../../../../nodes/SocialAggregator/common/webhookLog';
 import type { Answer } from '../../support/context';
 import { paginationContext, runRouting } from '../../support/paginationContext';
 
@@ -55,15 +55,15 @@ describe('deliveryLogRoute', () => {
 
 	it('a redelivery: no log when the log answers 404 too, named with the delivery; nothing redelivered', async () => {
 		const { context } = paginationContext([notFound, listed([7]), notFound], { webhookId: '7', deliveryId: 'dlv_1' });
-		const routing = deliveryLogRoute({ method: 'POST', url: '=/webhooks/{{$parameter.webhookId}}/deliveries', prepare: [redeliveryPath], after: markRedelivered }, true);
+		const routing = deliveryLogRoute({ method: 'POST', url: '=/webhooks/{{$parameter.webhookId}}/deliveries', prepare: [pathDeliveryId], after: markRedelivered }, true);
 		expect(jsonOf(await runRouting(routing, context, '/webhooks/7/deliveries'))).toEqual([{ redelivered: false, ...noLog, deliveryId: 'dlv_1' }]);
 	});
 });
 
-it('redeliveryPath adds the delivery, encoded as one segment, and redeliver', async () => {
+it('pathDeliveryId adds the delivery, encoded as one segment, and redeliver', async () => {
 	const { context } = paginationContext([], { deliveryId: ' dlv a/b ' });
 	const request = { url: '/webhooks/7/deliveries' };
-	await redeliveryPath.call(context, request, 0);
+	await pathDeliveryId.call(context, request, 0);
 	expect(request.url).toBe('/webhooks/7/deliveries/dlv%20a%2Fb/redeliver');
 });
 
