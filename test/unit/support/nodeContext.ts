@@ -35,7 +35,7 @@ export function singleContext(parameters: IDataObject, options: { timeZone?: str
 export type MediaHost = (request: IHttpRequestOptions) => Promise<{ statusCode: number; headers: IDataObject; body: unknown }>;
 
 /**
- * An IExecutePaginationFunctions for a `files` step (`common/media/downloadMedia.ts`): plain requests go to `host` and are recorded,
+ * An IExecutePaginationFunctions for a `files` step (`common/media/downloadStep.ts`): plain requests go to `host` and are recorded,
  * and a binary file is n8n's shape of it with the bytes as base64.
  */
 export function filesStepContext(

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { feedPostShape } from '../../../shared/simplify';
 import { requireOneOf } from '../../common/checks';
-import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../common/media/downloadMedia';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../common/media/downloadStep';
 import { MEDIA_CHOICES } from '../../common/media/medium';
 import { route } from '../../common/routing';
 import { postUrl } from './feedPost';
@@ -22,5 +22,5 @@ export const postDownloadMedia: INodePropertyOptions = {
 	}),
 };
 
-/** Its fields live beside the checks that read them (common/media/downloadMedia.ts); its Simplify is the index's. */
+/** Its fields live beside the checks that read them (common/media/downloadStep.ts); its Simplify is the index's. */
 export const postDownloadMediaFields: INodeProperties[] = downloadMediaFields;

@@ -8,7 +8,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 
-import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../../../../nodes/SocialAggregator/common/media/downloadMedia';
+import { checkDownloadFields, downloadMedia, downloadMediaFields } from '../../../../../nodes/SocialAggregator/common/media/downloadStep';
 import { MEDIA_CONCURRENCY } from '../../../../../nodes/shared/requestGate';
 import { DEFAULT_MAX_FILE_MB, DEFAULT_TIME_LIMIT_SECONDS } from '../../../../../nodes/SocialAggregator/common/media/medium';
 import { DEFAULT_TIMEOUT_MS } from '../../../../../nodes/shared/transport';
