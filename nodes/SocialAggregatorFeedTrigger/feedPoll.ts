@@ -9,6 +9,7 @@ import {
 	type HeldWalk,
 	type WalkResult,
 } from '../shared/feedWalk';
+import type { PollOutcome } from '../shared/pollRun';
 
 export const DEFAULT_MAX_PAGES_PER_FEED = 10;
 
@@ -36,16 +37,8 @@ export interface FeedPollState extends IDataObject {
 	feeds?: Record<string, FeedMark>;
 }
 
-/** What one poll did with a feed. */
-type FeedOutcome =
-	/** No memory yet: the mark recorded from the newest page, nothing emitted. */
-	| { kind: 'recorded'; mark: number }
-	/** Read down to the mark: these posts are new (oldest first). */
-	| { kind: 'emitted'; posts: FeedPost[] }
-	/** The page budget ran out first: the posts read are held for the next poll. */
-	| { kind: 'held'; count: number }
-	/** The budget was spent before the feed was asked: its memory stays as it was. */
-	| { kind: 'notAsked' };
+/** What one poll did with a feed: the mark it recorded, or how many posts it holds. A feed that fails fails the poll. */
+type FeedOutcome = Exclude<PollOutcome<FeedPost, { mark: number }, { count: number }>, { kind: 'failed' }>;
 
 export interface FeedPollResult {
 	/** New posts of every feed, each oldest first, feed after feed in the order read (those left out last time first). */
@@ -211,12 +204,12 @@ export async function pollFeeds(
 	return { posts, outcomes, requests, state: { filter, feeds: next } };
 }
 
-/** The newest `count` posts over the feeds' newest pages, oldest first: what a manual run shows. */
-export async function newestPosts(
+/** The newest page of each feed, of at most `count` posts, their posts together oldest first: what a manual run shows the newest of. */
+export async function newestFeedPages(
 	feedIds: string[],
 	fetchPage: FetchFeedPage,
 	count: number,
-): Promise<Array<{ feedId: string; post: FeedPost }>> {
+): Promise<{ posts: Array<{ feedId: string; post: FeedPost }> }> {
 	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(count)));
 	const all: Array<{ feedId: string; post: FeedPost }> = [];
 	for (const feedId of feedIds) {
@@ -224,5 +217,5 @@ export async function newestPosts(
 		all.push(...answer.posts.map((post) => ({ feedId, post })));
 	}
 	all.sort((a, b) => a.post.id - b.post.id);
-	return all.slice(Math.max(0, all.length - count));
+	return { posts: all };
 }
