@@ -118,6 +118,7 @@ function pageBudget(budgetLeft: number | undefined) {
 	};
 }
 
+type PollLimits = ReturnType<typeof pollLimits>;
 type PageBudget = ReturnType<typeof pageBudget>;
 
 /** Feeds the budget left out last time (or never reached) first, so that a tight budget reaches every feed in turn. */
@@ -152,9 +153,10 @@ async function pollFeed(
 	feedId: string,
 	memory: FeedMark | undefined,
 	fetchPage: FetchFeedPage,
-	limits: ReturnType<typeof pollLimits>,
+	limits: PollLimits,
 	budget: PageBudget,
 ): Promise<FeedSettled & { requests: number }> {
+	// Reading on reads the held walk's last page again first: with fewer than two requests it could not move on.
 	const resuming = memory?.held !== undefined && memory.held.nextPage > 2;
 	if (resuming && budget.left() < 2) return { outcome: { kind: 'notAsked' }, next: { ...memory, skipped: true }, requests: 0 };
 	// Without memory every post is old: the walk only finds where the feed stands.
