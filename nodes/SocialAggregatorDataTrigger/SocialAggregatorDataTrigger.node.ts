@@ -1,7 +1,16 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { retryTiming } from '../shared/retry';
+import {
+	DEFAULT_TEST_POSTS,
+	isManualRun,
+	newestPosts,
+	pollOutput,
+	replaceSavedState,
+	requestsLeftNow,
+	savedState,
+	triggerLog,
+} from '../shared/pollRun';
 import { AUTO_DETECT, checkDataSearch, type DataSearch } from '../shared/dataSearch';
 import { platformLabel } from '../shared/platforms';
 import { dataSearchFields } from '../shared/dataSearchFields';
@@ -11,18 +20,17 @@ import { validOrThrow } from '../shared/refusal';
 import {
 	DEFAULT_MAX_PAGES_PER_POLL,
 	DEFAULT_REMEMBER_PER_PLATFORM,
-	latestPosts,
+	newestRound,
 	pollOnce,
 	type FetchRound,
 } from './poll';
 import type { PlatformFailure, PollState } from './pollMemory';
-import { keyBudget } from '../shared/runBudget';
 
-const DEFAULT_TEST_POSTS = 5;
+const NAME = 'Social Aggregator Data Trigger';
 
 export class SocialAggregatorDataTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Social Aggregator Data Trigger',
+		displayName: NAME,
 		name: 'socialAggregatorDataTrigger',
 		icon: { light: 'file:socialAggregator.svg', dark: 'file:socialAggregator.dark.svg' },
 		group: ['trigger'],
@@ -31,7 +39,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		// n8n's node panel shows this for its one "Social Aggregator Data" entry (action node and trigger)
 		description:
 			'Search recent posts across platforms, look up profiles and request API keys, or start a workflow on new posts for a term (polled)',
-		defaults: { name: 'Social Aggregator Data Trigger' },
+		defaults: { name: NAME },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -111,16 +119,15 @@ export class SocialAggregatorDataTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const options = (this.getNodeParameter('options', {}) as IDataObject) ?? {};
 		const search = validatedSearch(this);
-		// n8n runs poll() for a manual run too ("Fetch Test Event"), with the mode 'manual'.
-		if (this.getMode() === 'manual') return await manualRun(this, search, options);
+		if (isManualRun(this)) return await manualRun(this, search, options);
 
-		const state = this.getWorkflowStaticData('node') as PollState;
+		const state = savedState<PollState>(this);
 		const maxPages = Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL);
-		// A poll reads no more pages than the key's rate limit allows now; what it leaves is read by the next ones.
-		const budgetLeft = (await keyBudget(this, undefined))?.ledger.left(retryTiming.now());
+		const log = triggerLog(this, NAME);
+		const budgetLeft = await requestsLeftNow(this);
 		if (budgetLeft !== undefined && budgetLeft < maxPages) {
-			this.logger.info(
-				`Social Aggregator Data Trigger: the key's rate limit allows ${budgetLeft} more requests now; this poll reads at most that many pages and the next polls read on`,
+			log.info(
+				`the key's rate limit allows ${budgetLeft} more requests now; this poll reads at most that many pages and the next polls read on`,
 			);
 		}
 		const result = await pollOnce(search, state, searchRound(this, search), {
@@ -131,22 +138,18 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		// Before the memory moves on: a poll that fails leaves it where it stood.
 		const statuses = reportFailures(this, result.failures, search, options);
 		if (result.recorded.length > 0) {
-			this.logger.info(
-				`Social Aggregator Data Trigger: recorded the current posts of ${result.recorded.join(', ')} without emitting them`,
-			);
+			log.info(`recorded the current posts of ${result.recorded.join(', ')} without emitting them`);
 		}
 		const held = Object.entries(result.held).map(([p, count]) => `${platformLabel(p)}: ${count} posts`);
 		if (held.length > 0) {
-			this.logger.info(
-				`Social Aggregator Data Trigger: more new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`,
+			log.info(
+				`more new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`,
 			);
 		}
-		delete state.backlog;
-		Object.assign(state, result.state);
+		replaceSavedState(state, result.state);
 
 		// A status item alone starts an execution too, so that the failure shows there.
-		const items = [...result.posts.map((json) => ({ json })), ...statuses];
-		return items.length > 0 ? [items] : null;
+		return pollOutput([...result.posts.map((json) => ({ json })), ...statuses]);
 	}
 }
 
@@ -156,10 +159,8 @@ function searchRound(ctx: IPollFunctions, search: DataSearch): FetchRound {
 
 /** The latest posts of one page per platform, without touching the memory: what a manual run shows. */
 async function manualRun(ctx: IPollFunctions, search: DataSearch, options: IDataObject): Promise<INodeExecutionData[][] | null> {
-	const count = Number(options.testPosts ?? DEFAULT_TEST_POSTS);
-	const { posts, failures } = await latestPosts(search, searchRound(ctx, search), count);
-	const all = [...posts.map((json) => ({ json })), ...reportFailures(ctx, failures, search, options)];
-	return all.length > 0 ? [all] : null;
+	const { posts, failures } = await newestPosts(options, async () => await newestRound(search, searchRound(ctx, search)));
+	return pollOutput([...posts.map((json) => ({ json })), ...reportFailures(ctx, failures, search, options)]);
 }
 
 /** The search the parameters describe, refused when docs/service.md#term-types rules it out. */
@@ -186,6 +187,6 @@ function reportFailures(
 			description: 'Check the term and term type for these platforms; the next poll tries again.',
 		});
 	}
-	ctx.logger.warn(`Social Aggregator Data Trigger: some platforms failed, the others went on: ${lines}`);
+	triggerLog(ctx, NAME).warn(`some platforms failed, the others went on: ${lines}`);
 	return failures.map((f) => ({ json: platformFailureItem(f.platform, f, f.attempts) }));
 }

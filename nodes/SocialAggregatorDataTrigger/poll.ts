@@ -102,16 +102,15 @@ export async function pollOnce(
 	};
 }
 
-/** The newest `count` posts of one page per platform, oldest first, and the platforms that failed: what a manual run shows. */
-export async function latestPosts(
+/** One page per platform in one request, their posts together oldest first, and the platforms that failed: what a manual run shows the newest of. */
+export async function newestRound(
 	search: DataSearch,
 	fetchRound: FetchRound,
-	count: number,
 ): Promise<{ posts: DataPost[]; failures: PlatformFailure[] }> {
 	const plan = { platforms: search.platforms, maxRequests: 1, maxPlatformRetries: 0, fetchRound };
 	const { pages, progress } = await collectRounds<DataPost>(plan);
 	// One request: a page (or a failed attempt) per platform, in their order.
-	const ordered = oldestFirst(pages.map((page) => page.items));
+	const posts = oldestFirst(pages.map((page) => page.items));
 	const failures = progress.filter((p) => p.state === 'failed').map(failureOf);
-	return { posts: count > 0 ? ordered.slice(Math.max(0, ordered.length - count)) : [], failures };
+	return { posts, failures };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DataSearch } from '../shared/dataSearch';
+import type { PollOutcome } from '../shared/pollRun';
 import type { PlatformProgress } from '../shared/roundPage';
 import { recordKey } from '../shared/utils';
 import type { DataPost } from '../shared/types';
@@ -82,18 +83,8 @@ export function recall(
 	return { identity, oldSeen, seenSets, backlog };
 }
 
-/** What one poll did with a platform. */
-type PlatformOutcome =
-	/** It failed at some page: next time it reads again where it stood. */
-	| { kind: 'failed' }
-	/** The page budget ran out before it was asked: what was known is kept. */
-	| { kind: 'notAsked' }
-	/** More new posts than the pages allowed: held, with the cursor to read on from. */
-	| { kind: 'held'; posts: DataPost[]; cursor: string }
-	/** Read to a post it knew: these new posts are emitted. */
-	| { kind: 'emitted'; posts: DataPost[] }
-	/** Read for the first time: what is there is recorded, not emitted. */
-	| { kind: 'recorded'; posts: DataPost[] };
+/** What one poll did with a platform: the posts it recorded, or the posts it holds and the cursor to read on from. */
+type PlatformOutcome = PollOutcome<DataPost, { posts: DataPost[] }, { posts: DataPost[]; cursor: string }>;
 
 /** The outcome for one platform of the rounds' progress, its backlog before, the posts found and whether it has memory. */
 function settlePlatform(p: PlatformProgress, before: Backlog | undefined, found: DataPost[], remembers: boolean): PlatformOutcome {

@@ -9,15 +9,22 @@ import type {
 
 import { feedIdList } from '../shared/input';
 import { getFeeds } from '../shared/loadOptions';
-import { retryTiming } from '../shared/retry';
+import {
+	DEFAULT_TEST_POSTS,
+	isManualRun,
+	newestPosts,
+	pollOutput,
+	replaceSavedState,
+	requestsLeftNow,
+	savedState,
+	triggerLog,
+} from '../shared/pollRun';
 import { feedPostShape } from '../shared/simplify';
 import { apiRequestChecked } from '../shared/transport';
 import { isDigits } from '../shared/utils';
 import { DEFAULT_LATE_HOURS, feedPageAnswer, type FeedPage, type FeedPost, type FetchFeedPage } from '../shared/feedWalk';
-import { DEFAULT_MAX_PAGES_PER_FEED, newestPosts, pollFeeds, type FeedPollState } from './feedPoll';
-import { keyBudget } from '../shared/runBudget';
+import { DEFAULT_MAX_PAGES_PER_FEED, newestFeedPages, pollFeeds, type FeedPollResult, type FeedPollState } from './feedPoll';
 
-const DEFAULT_TEST_POSTS = 5;
 const NAME = 'Social Aggregator Feed Trigger';
 
 export class SocialAggregatorFeedTrigger implements INodeType {
@@ -126,36 +133,38 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 			return { json: simplify ? feedPostShape.simplify(withFeed) : withFeed };
 		};
 
-		// n8n runs poll() for Fetch Test Event too, with the mode 'manual': the memory stays as it is.
-		if (this.getMode() === 'manual') {
-			const latest = await newestPosts(feedIds, fetchPage, Number(options.testPosts ?? DEFAULT_TEST_POSTS));
-			return latest.length > 0 ? [latest.map(toItem)] : null;
+		if (isManualRun(this)) {
+			const latest = await newestPosts(options, async (count) => await newestFeedPages(feedIds, fetchPage, count));
+			return pollOutput(latest.posts.map(toItem));
 		}
 
 		const lateMs = lateWindowMs(this, options.lateHours);
-		const state = this.getWorkflowStaticData('node') as FeedPollState;
-		// A poll reads no more pages than the key's rate limit allows now; what it leaves is read by the next ones.
-		const budgetLeft = (await keyBudget(this, undefined))?.ledger.left(retryTiming.now());
+		const state = savedState<FeedPollState>(this);
+		const budgetLeft = await requestsLeftNow(this);
 		const result = await pollFeeds(status, feedIds, state, fetchPage, {
 			maxPagesPerFeed: Number(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED),
 			lateMs,
 			budgetLeft,
 		});
-		for (const [feedId, outcome] of Object.entries(result.outcomes)) {
-			if (outcome.kind === 'recorded') {
-				this.logger.info(`${NAME}: recorded where feed ${feedId} stands (post ${outcome.mark}) without emitting its posts`);
-			} else if (outcome.kind === 'held') {
-				this.logger.info(
-					`${NAME}: feed ${feedId} has more new posts than this poll may read (${outcome.count} read so far); the next polls read on and then emit them all, oldest first`,
-				);
-			} else if (outcome.kind === 'notAsked') {
-				this.logger.info(`${NAME}: the key's rate limit allows too few requests now; feed ${feedId} is read first by the next poll`);
-			}
+		logOutcomes(this, result.outcomes);
+		replaceSavedState(state, result.state);
+		return pollOutput(result.posts.map(toItem));
+	}
+}
+
+/** What the poll did with a feed that emitted nothing: where it stands recorded, posts held, or not asked. */
+function logOutcomes(ctx: IPollFunctions, outcomes: FeedPollResult['outcomes']): void {
+	const log = triggerLog(ctx, NAME);
+	for (const [feedId, outcome] of Object.entries(outcomes)) {
+		if (outcome.kind === 'recorded') {
+			log.info(`recorded where feed ${feedId} stands (post ${outcome.mark}) without emitting its posts`);
+		} else if (outcome.kind === 'held') {
+			log.info(
+				`feed ${feedId} has more new posts than this poll may read (${outcome.count} read so far); the next polls read on and then emit them all, oldest first`,
+			);
+		} else if (outcome.kind === 'notAsked') {
+			log.info(`the key's rate limit allows too few requests now; feed ${feedId} is read first by the next poll`);
 		}
-		// Replaced in place: n8n saves the object it handed out, after the items are emitted.
-		for (const key of Object.keys(state)) delete state[key];
-		Object.assign(state, result.state);
-		return result.posts.length > 0 ? [result.posts.map(toItem)] : null;
 	}
 }
 

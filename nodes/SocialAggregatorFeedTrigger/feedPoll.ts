@@ -9,6 +9,7 @@ import {
 	type HeldWalk,
 	type WalkResult,
 } from '../shared/feedWalk';
+import type { PollOutcome } from '../shared/pollRun';
 
 export const DEFAULT_MAX_PAGES_PER_FEED = 10;
 
@@ -36,16 +37,8 @@ export interface FeedPollState extends IDataObject {
 	feeds?: Record<string, FeedMark>;
 }
 
-/** What one poll did with a feed. */
-type FeedOutcome =
-	/** No memory yet: the mark recorded from the newest page, nothing emitted. */
-	| { kind: 'recorded'; mark: number }
-	/** Read down to the mark: these posts are new (oldest first). */
-	| { kind: 'emitted'; posts: FeedPost[] }
-	/** The page budget ran out first: the posts read are held for the next poll. */
-	| { kind: 'held'; count: number }
-	/** The budget was spent before the feed was asked: its memory stays as it was. */
-	| { kind: 'notAsked' };
+/** What one poll did with a feed: the mark it recorded, or how many posts it holds. A feed that fails fails the poll. */
+type FeedOutcome = Exclude<PollOutcome<FeedPost, { mark: number }, { count: number }>, { kind: 'failed' }>;
 
 export interface FeedPollResult {
 	/** New posts of every feed, each oldest first, feed after feed in the order read (those left out last time first). */
@@ -100,6 +93,88 @@ function markAfter(memory: FeedMark, walk: WalkResult): FeedMark {
 	return next;
 }
 
+/** A poll's page limits, from its options. */
+function pollLimits(options: PollOptions) {
+	const maxPages = Math.max(1, Math.floor(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED));
+	return {
+		perPage: Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(options.perPage ?? FEED_PAGE_SIZE))),
+		maxPages,
+		// Reading on from a held walk reads its last page again first: without a second page it would never move on.
+		resumePages: Math.max(2, maxPages),
+		lateMs: Math.max(0, options.lateMs ?? DEFAULT_LATE_HOURS * 3_600_000),
+	};
+}
+
+/** The requests one poll may still send, shared by every feed (undefined: not known, no bound). */
+function pageBudget(budgetLeft: number | undefined) {
+	let left = budgetLeft === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(budgetLeft));
+	return {
+		left: () => left,
+		spend: () => {
+			if (left <= 0) return false;
+			left--;
+			return true;
+		},
+	};
+}
+
+type PollLimits = ReturnType<typeof pollLimits>;
+type PageBudget = ReturnType<typeof pageBudget>;
+
+/** Feeds the budget left out last time (or never reached) first, so that a tight budget reaches every feed in turn. */
+function readingOrder(feedIds: string[], marks: Record<string, FeedMark>): string[] {
+	const waiting = (id: string) => !marks[id] || marks[id].skipped === true;
+	return [...feedIds.filter(waiting), ...feedIds.filter((id) => !waiting(id))];
+}
+
+/** What one feed's poll did, and the memory it leaves (none for a feed without memory that was not asked). */
+interface FeedSettled {
+	outcome: FeedOutcome;
+	next?: FeedMark;
+}
+
+/** One feed's walk made into its outcome and its memory. */
+function settleFeed(memory: FeedMark | undefined, walk: WalkResult): FeedSettled {
+	if (walk.requests === 0) return { outcome: { kind: 'notAsked' }, next: memory && { ...memory, skipped: true } };
+	if (!memory) {
+		// Recorded from what was read, whether or not the window was read to its end: a post above it comes later.
+		const recorded: FeedMark = { mark: walk.highestId ?? 0 };
+		if (walk.start?.stored !== undefined) recorded.since = walk.start.stored;
+		return { outcome: { kind: 'recorded', mark: recorded.mark }, next: recorded };
+	}
+	if (walk.done) return { outcome: { kind: 'emitted', posts: walk.posts }, next: markAfter(memory, walk) };
+	const held: FeedMark = { ...memory, held: walk.held };
+	delete held.skipped;
+	return { outcome: { kind: 'held', count: walk.posts.length }, next: held };
+}
+
+/** One feed's poll: its walk from its mark (or from where a held walk stopped), as far as its pages and the budget allow. */
+async function pollFeed(
+	feedId: string,
+	memory: FeedMark | undefined,
+	fetchPage: FetchFeedPage,
+	limits: PollLimits,
+	budget: PageBudget,
+): Promise<FeedSettled & { requests: number }> {
+	// Reading on reads the held walk's last page again first: with fewer than two requests it could not move on.
+	const resuming = memory?.held !== undefined && memory.held.nextPage > 2;
+	if (resuming && budget.left() < 2) return { outcome: { kind: 'notAsked' }, next: { ...memory, skipped: true }, requests: 0 };
+	// Without memory every post is old: the walk only finds where the feed stands.
+	const mark = memory?.mark ?? Number.POSITIVE_INFINITY;
+	const recent = new Set(memory?.recent ?? []);
+	const walk = await walkFeedPosts(
+		(page, size) => fetchPage(feedId, page, size),
+		{ isOld: (post) => post.id <= mark || recent.has(post.id), since: memory?.since, lateMs: limits.lateMs },
+		{
+			maxPages: memory?.held ? limits.resumePages : limits.maxPages,
+			perPage: limits.perPage,
+			held: memory?.held,
+			spend: budget.spend,
+		},
+	);
+	return { ...settleFeed(memory, walk), requests: walk.requests };
+}
+
 /**
  * One poll over the feeds: a feed without memory records the highest id among its posts of the late window and emits
  * nothing; a feed with memory emits every post above its mark, oldest first, and moves the mark to the highest. The
@@ -114,71 +189,29 @@ export async function pollFeeds(
 	fetchPage: FetchFeedPage,
 	options: PollOptions = {},
 ): Promise<FeedPollResult> {
-	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(options.perPage ?? FEED_PAGE_SIZE)));
-	const maxPages = Math.max(1, Math.floor(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED));
-	const lateMs = Math.max(0, options.lateMs ?? DEFAULT_LATE_HOURS * 3_600_000);
-	let budget = options.budgetLeft === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(options.budgetLeft));
-	// Reading on from a held walk reads its last page again first: without a second page it would never move on.
-	const resumePages = Math.max(2, maxPages);
-	const spend = () => {
-		if (budget <= 0) return false;
-		budget--;
-		return true;
-	};
+	const limits = pollLimits(options);
+	const budget = pageBudget(options.budgetLeft);
 	const marks = recallFeeds(filter, feedIds, previous);
 	const next: Record<string, FeedMark> = {};
 	const outcomes: Record<string, FeedOutcome> = {};
 	const posts: FeedPollResult['posts'] = [];
 	let requests = 0;
-
-	// Feeds the budget left out last time (or never reached) come first, so that a tight budget reaches every feed in turn.
-	const waiting = (id: string) => !marks[id] || marks[id].skipped === true;
-	const order = [...feedIds.filter(waiting), ...feedIds.filter((id) => !waiting(id))];
-	for (const feedId of order) {
-		const memory = marks[feedId];
-		const resuming = memory?.held !== undefined && memory.held.nextPage > 2;
-		if (resuming && budget < 2) {
-			next[feedId] = { ...memory, skipped: true };
-			outcomes[feedId] = { kind: 'notAsked' };
-			continue;
-		}
-		// Without memory every post is old: the walk only finds where the feed stands.
-		const mark = memory?.mark ?? Number.POSITIVE_INFINITY;
-		const recent = new Set(memory?.recent ?? []);
-		const walk = await walkFeedPosts(
-			(page, size) => fetchPage(feedId, page, size),
-			{ isOld: (post) => post.id <= mark || recent.has(post.id), since: memory?.since, lateMs },
-			{ maxPages: memory?.held ? resumePages : maxPages, perPage, held: memory?.held, spend },
-		);
-		requests += walk.requests;
-		if (walk.requests === 0) {
-			if (memory) next[feedId] = { ...memory, skipped: true };
-			outcomes[feedId] = { kind: 'notAsked' };
-		} else if (!memory) {
-			// Recorded from what was read, whether or not the window was read to its end: a post above it comes later.
-			const recorded: FeedMark = { mark: walk.highestId ?? 0 };
-			if (walk.start?.stored !== undefined) recorded.since = walk.start.stored;
-			next[feedId] = recorded;
-			outcomes[feedId] = { kind: 'recorded', mark: recorded.mark };
-		} else if (walk.done) {
-			next[feedId] = markAfter(memory, walk);
-			outcomes[feedId] = { kind: 'emitted', posts: walk.posts };
-			posts.push(...walk.posts.map((post) => ({ feedId, post })));
-		} else {
-			next[feedId] = { ...memory, held: walk.held };
-			delete next[feedId].skipped;
-			outcomes[feedId] = { kind: 'held', count: walk.posts.length };
-		}
+	for (const feedId of readingOrder(feedIds, marks)) {
+		const settled = await pollFeed(feedId, marks[feedId], fetchPage, limits, budget);
+		requests += settled.requests;
+		if (settled.next) next[feedId] = settled.next;
+		outcomes[feedId] = settled.outcome;
+		if (settled.outcome.kind === 'emitted') posts.push(...settled.outcome.posts.map((post) => ({ feedId, post })));
 	}
 	return { posts, outcomes, requests, state: { filter, feeds: next } };
 }
 
-/** The newest `count` posts over the feeds' newest pages, oldest first: what a manual run shows. */
-export async function newestPosts(
+/** The newest page of each feed, of at most `count` posts, their posts together oldest first: what a manual run shows the newest of. */
+export async function newestFeedPages(
 	feedIds: string[],
 	fetchPage: FetchFeedPage,
 	count: number,
-): Promise<Array<{ feedId: string; post: FeedPost }>> {
+): Promise<{ posts: Array<{ feedId: string; post: FeedPost }> }> {
 	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(count)));
 	const all: Array<{ feedId: string; post: FeedPost }> = [];
 	for (const feedId of feedIds) {
@@ -186,5 +219,5 @@ export async function newestPosts(
 		all.push(...answer.posts.map((post) => ({ feedId, post })));
 	}
 	all.sort((a, b) => a.post.id - b.post.id);
-	return all.slice(Math.max(0, all.length - count));
+	return { posts: all };
 }

@@ -1,9 +1,10 @@
 import {
-	newestPosts,
+	newestFeedPages,
 	pollFeeds,
 	type FeedPollState,
 } from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
 import type { FetchFeedPage } from '../../../nodes/shared/feedWalk';
+import { newestPosts } from '../../../nodes/shared/pollRun';
 import { FeedListStub, ORDERS, type ListOrder } from '../support/feedListStub';
 
 /** Feeds as the service lists them: newest (highest id) first, pages by offset. */
@@ -172,13 +173,13 @@ describe('pollFeeds', () => {
 	});
 });
 
-describe('newestPosts', () => {
+describe('newestFeedPages', () => {
 	it('the newest posts over the feeds, oldest first, one page each', async () => {
 		const api = new FeedStub();
 		const a = api.add('1', 3);
 		const b = api.add('2', 3);
-		const latest = await newestPosts(['1', '2'], api.fetch, 4);
-		expect(ids(latest)).toEqual([a[2], ...b]);
+		const latest = await newestPosts({ testPosts: 4 }, async (count) => await newestFeedPages(['1', '2'], api.fetch, count));
+		expect(ids(latest.posts)).toEqual([a[2], ...b]);
 		expect(api.asked).toEqual([['1', 1, 4], ['2', 1, 4]]);
 	});
 });
