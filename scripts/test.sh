@@ -18,6 +18,9 @@ npm run check:circles
 step "no export without a production importer (knip --production)"
 npm run check:exports
 
+step "each file where its users are, no function over 60 lines (scripts/checkLayout.ts)"
+npm run check:layout
+
 step "package: npm pack, its files, n8n's security scanner on the source and the tarball"
 npm run check:package
 

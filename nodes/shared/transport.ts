@@ -210,13 +210,13 @@ export async function sendWithRules(
 	try {
 		for (;;) {
 			attempts.count++;
-			const { response, failure } = await attemptOnce(node, send, rules, request);
+			const { response, failure, probeEnd } = await attemptOnce(node, send, rules, request);
 			if (response && isRedirect(response, rules)) throw await redirectError(node, response, rules);
 			const outcome = response ? answerOutcome(response, rules, attempts.mayHaveActed) : failureOutcome(failure);
 			if (!outcome) throw await unsentError(node, failure, rules);
 			if (!('kind' in outcome)) return outcome;
 			attempts.mayHaveActed ||= mayHaveActedOn(outcome);
-			await waitBeforeRetry(node, { outcome, response, request }, rules, policy, attempts);
+			await waitBeforeRetry(node, { outcome, response, probeEnd }, rules, policy, attempts);
 		}
 	} finally {
 		// A success, or a probe giving up: the requests waiting with it go (and give up too).
@@ -224,13 +224,16 @@ export async function sendWithRules(
 	}
 }
 
+/** An attempt's end: its answer or why it failed, and for a 429 the end of the run's probe it waits with, if any. */
+interface Attempted {
+	response?: FullResponse;
+	failure?: unknown;
+	/** Another request of the run is waiting out the limit: whether it got through, when it does. */
+	probeEnd?: Promise<boolean>;
+}
+
 /** One attempt: its place in the key's budget, then in the run's gate, then sent; the answer or why it failed. */
-async function attemptOnce(
-	node: INode,
-	send: () => Promise<FullResponse>,
-	rules: SendRules,
-	request: object,
-): Promise<{ response?: FullResponse; failure?: unknown }> {
+async function attemptOnce(node: INode, send: () => Promise<FullResponse>, rules: SendRules, request: object): Promise<Attempted> {
 	const { gate } = rules;
 	let response: FullResponse | undefined;
 	let failure: unknown;
@@ -245,15 +248,20 @@ async function attemptOnce(
 		gate?.leave();
 		rules.budget?.ledger.settle(retryTiming.now(), response);
 	}
-	// Anything but a 429 shows the limit has room again.
-	if (response?.statusCode !== 429) gate?.done(request, true);
-	return { response, failure };
+	// Anything but a 429 shows the limit has room again. A 429 closes the gate here, before this function returns:
+	// the slot just left wakes a waiting request, which must find the gate closed rather than send a request of its own.
+	if (response?.statusCode !== 429) {
+		gate?.done(request, true);
+		return { response, failure };
+	}
+	const probeEnd = rules.acceptStatuses?.includes(429) ? undefined : gate?.limited(request);
+	return { response, failure, probeEnd };
 }
-/** An attempt that did not succeed: its outcome, its answer if one came, and the request's identity at the gate. */
+/** An attempt that did not succeed: its outcome, its answer if one came, and the probe it waits with after a 429. */
 interface Failed {
 	outcome: AttemptOutcome;
 	response: FullResponse | undefined;
-	request: object;
+	probeEnd: Promise<boolean> | undefined;
 }
 
 /**
@@ -281,7 +289,7 @@ async function waitBeforeRetry(node: INode, failed: Failed, rules: SendRules, po
  * decides.
  */
 async function waitOutRateLimit(node: INode, failed: Failed, rules: SendRules, policy: RetryPolicy, attempts: Attempts): Promise<boolean> {
-	const probeEnd = rules.gate?.limited(failed.request);
+	const { probeEnd } = failed;
 	if (probeEnd) {
 		const started = retryTiming.now();
 		const through = await probeEnd;
