@@ -143,7 +143,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		const held = Object.entries(result.held).map(([p, count]) => `${platformLabel(p)}: ${count} posts`);
 		if (held.length > 0) {
 			log.info(
-				`more new posts than ${String(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL)} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`,
+				`more new posts than ${maxPages} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`,
 			);
 		}
 		replaceSavedState(state, result.state);

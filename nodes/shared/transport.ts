@@ -257,6 +257,7 @@ async function attemptOnce(node: INode, send: () => Promise<FullResponse>, rules
 	const probeEnd = rules.acceptStatuses?.includes(429) ? undefined : gate?.limited(request);
 	return { response, failure, probeEnd };
 }
+
 /** An attempt that did not succeed: its outcome, its answer if one came, and the probe it waits with after a 429. */
 interface Failed {
 	outcome: AttemptOutcome;
