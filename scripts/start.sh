@@ -12,7 +12,7 @@
 # removes their data.
 #
 # Variables: DEMO_N8N_PORT (5678), DEMO_SERVICE_PORT (4010) (0, or a taken port: a free one),
-# N8N_CACHE_DIR (where n8n is provisioned).
+# N8N_CACHE_DIR (where n8n is provisioned), DEMO_PACKAGE_TARBALL (a tarball already packed: no build).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -85,10 +85,15 @@ while IFS='=' read -r key value; do
 	[[ "$key" =~ ^[A-Z0-9_]+$ ]] && export "$key=$value"
 done <<<"$provision_env"
 
-log "building and packing the package (npm pack)"
-tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
-[[ -f "$work/$tarball" ]] || { log "npm pack produced no tarball"; exit 1; }
-export DEMO_PACKAGE_TARBALL="$work/$tarball"
+if [[ -n "${DEMO_PACKAGE_TARBALL:-}" ]]; then
+	[[ -f "$DEMO_PACKAGE_TARBALL" ]] || { log "DEMO_PACKAGE_TARBALL=$DEMO_PACKAGE_TARBALL does not exist"; exit 1; }
+	log "using the packed $DEMO_PACKAGE_TARBALL"
+else
+	log "building and packing the package (npm pack)"
+	tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+	[[ -f "$work/$tarball" ]] || { log "npm pack produced no tarball"; exit 1; }
+	export DEMO_PACKAGE_TARBALL="$work/$tarball"
+fi
 export DEMO_PID_FILE="$work/n8n.pid"
 
 node --require ts-node/register/transpile-only test/e2e/start-demo.ts &

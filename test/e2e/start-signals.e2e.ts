@@ -61,7 +61,8 @@ const groupAlive = (pid: number) => {
 async function startDemo(): Promise<{ pid: number; output: () => string; editorUrl: string; registryUrl: string; exit: Promise<unknown> }> {
 	const child = spawn('npm', ['start'], {
 		cwd: REPO_ROOT,
-		env: { ...process.env, DEMO_N8N_PORT: '0', DEMO_SERVICE_PORT: '0' },
+		// the tarball scripts/e2e.sh packed: start.e2e.ts proves the build of `npm start`, these its stop
+		env: { ...process.env, DEMO_N8N_PORT: '0', DEMO_SERVICE_PORT: '0', DEMO_PACKAGE_TARBALL: process.env.E2E_PACKAGE_TARBALL ?? '' },
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});

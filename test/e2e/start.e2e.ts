@@ -75,7 +75,8 @@ describe('npm start (scripts/start.sh) runs the demo, and every example workflow
 			child = spawn('npm', ['start'], {
 				cwd: REPO_ROOT,
 				// free ports: a demo of the developer's own may be running on 5678/4010
-				env: { ...process.env, DEMO_N8N_PORT: '0', DEMO_SERVICE_PORT: '0' },
+				// and its own build and pack, as on a fresh clone
+				env: { ...process.env, DEMO_N8N_PORT: '0', DEMO_SERVICE_PORT: '0', DEMO_PACKAGE_TARBALL: '' },
 				stdio: ['ignore', 'pipe', 'pipe'],
 				detached: true,
 			});

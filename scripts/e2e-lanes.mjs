@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Runs end-to-end test files in parallel lanes (scripts/e2e.sh calls it):
+//
+//   node scripts/e2e-lanes.mjs [--lanes N] [--env LABEL=FILE]... JOB...
+//
+// A JOB is a test file, or LABEL:FILE to run it with the KEY=VALUE lines of that label's --env
+// file added to the environment (n8n 1.x's runtime, say). Each file runs in its own
+// `node --test` process, its own n8n and fake service on free loopback ports, so files do not
+// share state; most of a file's time is waiting (scheduled polls, rate-limit windows, n8n
+// starting), which is why N lanes on two cores finish far sooner than one.
+//
+// - Longest first, from the seconds of the last run on this machine
+//   (test-output/e2e/seconds-by-file.tsv) or, on a fresh clone, from ESTIMATES below: the last
+//   file to start is a short one.
+// - The files that keep both cores busy (HEAVY) run one at a time beside the others, so that no
+//   two of them squeeze the waiting files' timing margins at once.
+// - A file's output is kept whole in test-output/e2e/logs/<file>.log and printed as one block
+//   when it ends, so lanes never interleave their lines.
+// - At the end: each file's seconds, tests, passes and failures in test-output/e2e/files.tsv, the
+//   ten slowest printed, and the totals as "N passed, N failed". Exit 1 when any file failed.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outputDir = path.join(root, 'test-output', 'e2e');
+const logDir = path.join(outputDir, 'logs');
+/** this run's files: seconds, tests, passes, failures */
+const timesFile = path.join(outputDir, 'files.tsv');
+/** every file's seconds in the last run that ran it, here: the order of the next run */
+const historyFile = path.join(outputDir, 'seconds-by-file.tsv');
+
+/** Seconds each file took alone in a lane on this 2-core machine; only the order they give counts. */
+const ESTIMATES = {
+	'queue.e2e.ts': 300,
+	'catch-up.e2e.ts': 300,
+	'ratelimit-budget.e2e.ts': 200,
+	'start-signals.e2e.ts': 180,
+	'feed-trigger.e2e.ts': 150,
+	'poll.e2e.ts': 150,
+	'start.e2e.ts': 150,
+	'ratelimit-no-retry-after.e2e.ts': 150,
+	'trigger.e2e.ts': 120,
+	'community-packages.e2e.ts': 120,
+	'editor.e2e.ts': 100,
+	'health.e2e.ts': 90,
+};
+
+/** Files that keep both cores busy most of their time: n8n in queue mode, builds, the browser. */
+const HEAVY = new Set([
+	'queue.e2e.ts',
+	'start.e2e.ts',
+	'start-signals.e2e.ts',
+	'community-packages.e2e.ts',
+	'ratelimit-no-retry-after.e2e.ts',
+]);
+
+function parseArgs(argv) {
+	const options = { lanes: Number(process.env.E2E_LANES ?? 3), envFiles: {}, jobs: [] };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === '--lanes') options.lanes = Number(argv[++i]);
+		else if (arg === '--env') {
+			const [label, file] = argv[++i].split('=');
+			options.envFiles[label] = file;
+		} else options.jobs.push(arg);
+	}
+	if (!Number.isInteger(options.lanes) || options.lanes < 1) throw new Error(`--lanes must be a whole number above 0, not ${options.lanes}`);
+	return options;
+}
+
+function readEnvFile(file) {
+	const env = {};
+	for (const line of readFileSync(file, 'utf8').split('\n')) {
+		const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
+		if (match) env[match[1]] = match[2];
+	}
+	return env;
+}
+
+function lastTimes() {
+	const times = new Map();
+	if (!existsSync(historyFile)) return times;
+	for (const line of readFileSync(historyFile, 'utf8').split('\n')) {
+		const [job, seconds] = line.split('\t');
+		if (job && seconds && Number.isFinite(Number(seconds))) times.set(job, Number(seconds));
+	}
+	return times;
+}
+
+function rememberTimes(results) {
+	const times = lastTimes();
+	for (const r of results) times.set(r.name, r.seconds);
+	writeFileSync(historyFile, [...times].map(([name, seconds]) => `${name}\t${seconds}`).join('\n') + '\n');
+}
+
+function makeJobs(specs, envFiles) {
+	const envs = Object.fromEntries(Object.entries(envFiles).map(([label, file]) => [label, readEnvFile(file)]));
+	const times = lastTimes();
+	return specs
+		.map((spec) => {
+			const match = /^([a-z0-9]+):(.+)$/.exec(spec);
+			const [label, file] = match && envs[match[1]] ? [match[1], match[2]] : [undefined, spec];
+			const name = `${label ? `${label}:` : ''}${path.basename(file)}`;
+			const estimate = times.get(name) ?? ESTIMATES[path.basename(file)] ?? 60;
+			return { name, file, env: label ? envs[label] : {}, heavy: HEAVY.has(path.basename(file)), estimate };
+		})
+		.sort((a, b) => b.estimate - a.estimate);
+}
+
+/** The counts node's spec reporter closes with (ℹ tests N, ℹ pass N, ℹ fail N …). */
+function counts(output) {
+	const read = (key) => {
+		const found = [...output.matchAll(new RegExp(`^\\S*\\s*${key} (\\d+)$`, 'gm'))].at(-1);
+		return found ? Number(found[1]) : 0;
+	};
+	return { tests: read('tests'), pass: read('pass'), fail: read('fail'), cancelled: read('cancelled'), skipped: read('skipped') };
+}
+
+const running = new Set();
+
+const logPath = (name) => path.join(logDir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.log`);
+
+function runJob(job) {
+	const started = Date.now();
+	const log = createWriteStream(logPath(job.name));
+	let output = '';
+	const child = spawn(
+		process.execPath,
+		[
+			'--require',
+			'ts-node/register/transpile-only',
+			'--test',
+			'--test-reporter=spec',
+			`--test-timeout=${process.env.E2E_TEST_TIMEOUT_MS ?? '600000'}`,
+			job.file,
+		],
+		{ cwd: root, env: { ...process.env, ...job.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+	);
+	running.add(child);
+	const keep = (chunk) => {
+		output += chunk.toString('utf8');
+		log.write(chunk);
+	};
+	child.stdout.on('data', keep);
+	child.stderr.on('data', keep);
+	process.stderr.write(`[e2e] start ${job.name}${job.heavy ? ' (heavy)' : ''}\n`);
+	return new Promise((resolve) => {
+		child.on('close', (code, signal) => {
+			running.delete(child);
+			log.end();
+			const seconds = Math.round((Date.now() - started) / 1000);
+			const result = { ...job, seconds, code: code ?? signal, ...counts(output) };
+			const ok = code === 0;
+			process.stdout.write(`\n===== ${job.name}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s =====\n${output}`);
+			process.stderr.write(`[e2e] done ${job.name} in ${seconds} s: ${result.pass} passed, ${result.fail} failed\n`);
+			resolve(result);
+		});
+	});
+}
+
+async function runAll(jobs, lanes) {
+	const results = [];
+	const waiting = [...jobs];
+	let heavyRunning = false;
+	const active = new Set();
+	await new Promise((resolve) => {
+		const next = () => {
+			while (active.size < lanes && waiting.length > 0) {
+				// the longest that may start now: a heavy file only when no other heavy one runs
+				const index = waiting.findIndex((job) => !job.heavy || !heavyRunning);
+				if (index < 0) break;
+				const [job] = waiting.splice(index, 1);
+				if (job.heavy) heavyRunning = true;
+				const run = runJob(job).then((result) => {
+					active.delete(run);
+					if (job.heavy) heavyRunning = false;
+					results.push(result);
+					next();
+				});
+				active.add(run);
+			}
+			if (active.size === 0 && waiting.length === 0) resolve();
+		};
+		next();
+	});
+	return results;
+}
+
+function stopAll(signal) {
+	for (const child of running) {
+		try {
+			process.kill(-child.pid, signal);
+		} catch {
+			// already gone
+		}
+	}
+}
+
+async function main() {
+	const options = parseArgs(process.argv.slice(2));
+	if (options.jobs.length === 0) throw new Error('no e2e test files given');
+	mkdirSync(logDir, { recursive: true });
+	const jobs = makeJobs(options.jobs, options.envFiles);
+	for (const signal of ['SIGINT', 'SIGTERM']) {
+		process.on(signal, () => {
+			stopAll('SIGTERM');
+			setTimeout(() => process.exit(130), 30_000).unref();
+		});
+	}
+	const started = Date.now();
+	process.stderr.write(`[e2e] ${jobs.length} file(s) in ${options.lanes} lane(s), longest first\n`);
+	const results = await runAll(jobs, options.lanes);
+	const wall = Math.round((Date.now() - started) / 1000);
+	const rows = [...results].sort((a, b) => b.seconds - a.seconds);
+	rememberTimes(rows);
+	writeFileSync(
+		timesFile,
+		['file\tseconds\ttests\tpass\tfail\texit', ...rows.map((r) => [r.name, r.seconds, r.tests, r.pass, r.fail, r.code].join('\t'))].join('\n') + '\n',
+	);
+	const total = rows.reduce(
+		(sum, r) => ({ pass: sum.pass + r.pass, fail: sum.fail + r.fail + r.cancelled, tests: sum.tests + r.tests }),
+		{ pass: 0, fail: 0, tests: 0 },
+	);
+	const failedFiles = rows.filter((r) => r.code !== 0);
+	process.stdout.write(`\n[e2e] ${rows.length} files in ${wall} s wall (${options.lanes} lanes); the ten slowest:\n`);
+	for (const r of rows.slice(0, 10)) process.stdout.write(`  ${String(r.seconds).padStart(5)} s  ${r.name}\n`);
+	for (const r of failedFiles) process.stdout.write(`[e2e] FAILED: ${r.name} (exit ${r.code}); its log: ${path.relative(root, logPath(r.name))}\n`);
+	// a file that failed before counting its tests still fails the run
+	const fail = Math.max(total.fail, failedFiles.length);
+	process.stdout.write(`e2e: ${total.pass} passed, ${fail} failed\n`);
+	process.exit(failedFiles.length > 0 ? 1 : 0);
+}
+
+main().catch((error) => {
+	process.stderr.write(`[e2e] ${error.stack ?? error}\n`);
+	stopAll('SIGTERM');
+	process.exit(1);
+});
