@@ -119,6 +119,16 @@ function counts(output) {
 }
 
 const running = new Set();
+/** set on SIGINT or SIGTERM: the files running are stopped and no other starts */
+let stopping = false;
+const GNU_TIME = '/usr/bin/time';
+
+/** The CPU seconds GNU time wrote (user and system), or none. */
+function cpuSeconds(file) {
+	if (!existsSync(file)) return undefined;
+	const [user, system] = readFileSync(file, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+	return Number.isFinite(user + system) ? Math.round(user + system) : undefined;
+}
 
 const logPath = (name) => path.join(logDir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.log`);
 
@@ -126,18 +136,21 @@ function runJob(job) {
 	const started = Date.now();
 	const log = createWriteStream(logPath(job.name));
 	let output = '';
-	const child = spawn(
-		process.execPath,
-		[
-			'--require',
-			'ts-node/register/transpile-only',
-			'--test',
-			'--test-reporter=spec',
-			`--test-timeout=${process.env.E2E_TEST_TIMEOUT_MS ?? '600000'}`,
-			job.file,
-		],
-		{ cwd: root, env: { ...process.env, ...job.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-	);
+	const testArgs = [
+		'--require',
+		'ts-node/register/transpile-only',
+		'--test',
+		'--test-reporter=spec',
+		`--test-timeout=${process.env.E2E_TEST_TIMEOUT_MS ?? '600000'}`,
+		job.file,
+	];
+	// GNU time, where the machine has it, adds up the CPU of the file's process and of every process it waited for:
+	// its n8n, the task runner, Chromium
+	const cpuFile = `${logPath(job.name)}.cpu`;
+	const [command, args] = existsSync(GNU_TIME)
+		? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...testArgs]]
+		: [process.execPath, testArgs];
+	const child = spawn(command, args, { cwd: root, env: { ...process.env, ...job.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	running.add(child);
 	const keep = (chunk) => {
 		output += chunk.toString('utf8');
@@ -151,7 +164,7 @@ function runJob(job) {
 			running.delete(child);
 			log.end();
 			const seconds = Math.round((Date.now() - started) / 1000);
-			const result = { ...job, seconds, code: code ?? signal, ...counts(output) };
+			const result = { ...job, seconds, cpu: cpuSeconds(cpuFile), code: code ?? signal, ...counts(output) };
 			const ok = code === 0;
 			process.stdout.write(`\n===== ${job.name}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s =====\n${output}`);
 			process.stderr.write(`[e2e] done ${job.name} in ${seconds} s: ${result.pass} passed, ${result.fail} failed\n`);
@@ -167,6 +180,7 @@ async function runAll(jobs, lanes) {
 	const active = new Set();
 	await new Promise((resolve) => {
 		const next = () => {
+			if (stopping) waiting.length = 0;
 			while (active.size < lanes && waiting.length > 0) {
 				// the longest that may start now: a heavy file only when no other heavy one runs
 				const index = waiting.findIndex((job) => !job.heavy || !heavyRunning);
@@ -205,6 +219,7 @@ async function main() {
 	const jobs = makeJobs(options.jobs, options.envFiles);
 	for (const signal of ['SIGINT', 'SIGTERM']) {
 		process.on(signal, () => {
+			stopping = true;
 			stopAll('SIGTERM');
 			setTimeout(() => process.exit(130), 30_000).unref();
 		});
@@ -217,15 +232,16 @@ async function main() {
 	rememberTimes(rows);
 	writeFileSync(
 		timesFile,
-		['file\tseconds\ttests\tpass\tfail\texit', ...rows.map((r) => [r.name, r.seconds, r.tests, r.pass, r.fail, r.code].join('\t'))].join('\n') + '\n',
+		['file\tseconds\tcpu_seconds\ttests\tpass\tfail\texit', ...rows.map((r) => [r.name, r.seconds, r.cpu ?? '', r.tests, r.pass, r.fail, r.code].join('\t'))].join('\n') + '\n',
 	);
 	const total = rows.reduce(
 		(sum, r) => ({ pass: sum.pass + r.pass, fail: sum.fail + r.fail + r.cancelled, tests: sum.tests + r.tests }),
 		{ pass: 0, fail: 0, tests: 0 },
 	);
 	const failedFiles = rows.filter((r) => r.code !== 0);
-	process.stdout.write(`\n[e2e] ${rows.length} files in ${wall} s wall (${options.lanes} lanes); the ten slowest:\n`);
-	for (const r of rows.slice(0, 10)) process.stdout.write(`  ${String(r.seconds).padStart(5)} s  ${r.name}\n`);
+	const cpu = rows.reduce((sum, r) => sum + (r.cpu ?? 0), 0);
+	process.stdout.write(`\n[e2e] ${rows.length} files in ${wall} s wall (${options.lanes} lanes), ${cpu} s of CPU; the ten slowest:\n`);
+	for (const r of rows.slice(0, 10)) process.stdout.write(`  ${String(r.seconds).padStart(5)} s  ${r.name}${r.cpu === undefined ? '' : ` (${r.cpu} s CPU)`}\n`);
 	for (const r of failedFiles) process.stdout.write(`[e2e] FAILED: ${r.name} (exit ${r.code}); its log: ${path.relative(root, logPath(r.name))}\n`);
 	// a file that failed before counting its tests still fails the run
 	const fail = Math.max(total.fail, failedFiles.length);

@@ -32,8 +32,9 @@ report() {
 		printf '\nnpm test: %s in %d s\n' "$([[ $status -eq 0 ]] && echo passed || echo "FAILED (exit $status)")" $(($(date +%s) - run_started))
 		printf '%s\n' "${stages[@]}"
 		if [[ -s test-output/e2e/files.tsv ]]; then
-			printf '\nthe ten slowest e2e files (seconds; several run at once):\n'
-			tail -n +2 test-output/e2e/files.tsv | head -n 10 | awk -F'\t' '{ printf "%6d s  %s\n", $2, $1 }'
+			printf '\nthe ten slowest e2e files (seconds; several run at once; their CPU seconds where GNU time measured them):\n'
+			tail -n +2 test-output/e2e/files.tsv | head -n 10 |
+				awk -F'\t' '{ printf "%6d s  %s%s\n", $2, $1, ($3 == "" ? "" : sprintf(" (%d s CPU)", $3)) }'
 		fi
 	} | tee "$times_file"
 	rm -rf "$pack_dir"

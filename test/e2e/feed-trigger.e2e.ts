@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { e2eSuite, node, recordTiming, sleep, waitFor, workflow, type ExecutionResult } from './lib';
+import { e2eSuite, node, recordTiming, waitFor, waitUntilSteady, workflow, type ExecutionResult } from './lib';
 
 const SECONDS = [0, 10, 20, 30, 40, 50];
 const HOUR = 3_600_000;
@@ -73,12 +73,14 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 			.posts.map((post) => Number(post.id))
 			.sort((a, b) => a - b);
 
-	/** Waits for a scheduled poll to begin, then for it to end (its requests come within a second). */
+	/**
+	 * Waits for a scheduled poll to begin, then for it to end: no request for 3 s (a poll's requests follow each other
+	 * at once, however loaded the machine; the next poll begins 10 s after this one).
+	 */
 	async function nextPoll(of = polls): Promise<number> {
 		const before = of().length;
 		await waitFor('a scheduled poll', () => of().length > before, { timeoutMs: 25_000, intervalMs: 50 });
-		await sleep(2000);
-		return of().length - before;
+		return (await waitUntilSteady('the poll\'s requests', () => of().length, { quietMs: 3000, timeoutMs: 9500 })) - before;
 	}
 
 	async function executions(n: number): Promise<ExecutionResult[]> {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -44,6 +44,11 @@ export interface N8nOptions {
 	 * installs, updates and uninstalls from it (pair with `package: false`)
 	 */
 	registry?: LocalRegistry;
+	/**
+	 * start from a copy of a database n8n has already migrated (default true): a fresh n8n's first
+	 * process then skips its migrations, about 4 s of CPU each time
+	 */
+	migratedDatabase?: boolean;
 }
 
 /** A community package as n8n lists it (Settings → Community Nodes; REST /rest/community-packages). */
@@ -111,6 +116,12 @@ export class N8n {
 	private serverLogFile?: WriteStream;
 	private client?: N8nRest;
 	private readonly credentialIds = new Set<string>();
+	/**
+	 * Workflows imported and published while the server is stopped, kept until it starts (then sent through its REST
+	 * API) or until a command needs them in the database (then imported by one CLI process): each n8n CLI process costs
+	 * about 7 s of CPU, a REST call a few milliseconds. n8n 1.x imports at once (its REST API differs).
+	 */
+	private readonly pending: { workflows: Array<WorkflowSpec & { id: string }>; publish: string[] } = { workflows: [], publish: [] };
 	private forgetCleanup?: () => void;
 	readonly registry?: LocalRegistry;
 
@@ -129,6 +140,12 @@ export class N8n {
 		const runtime = options.runtime ?? resolveRuntime();
 		const userFolder = mkdtempSync(path.join(os.tmpdir(), `${options.label ?? 'n8n-e2e'}-`));
 		mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
+		if (options.migratedDatabase !== false) {
+			const template = await migratedDatabase(runtime);
+			for (const file of DATABASE_FILES) {
+				if (existsSync(path.join(template, file))) copyFileSync(path.join(template, file), path.join(userFolder, '.n8n', file));
+			}
+		}
 		const n8n = new N8n(runtime, userFolder, options);
 		if (options.package !== false) {
 			await installCommunityPackage(userFolder, options.package ?? (await packPackage()));
@@ -187,19 +204,29 @@ export class N8n {
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 			GENERIC_TIMEZONE: 'UTC',
+			// Node 24 keeps the code it compiled for n8n's modules here: every later n8n process loads faster
+			NODE_COMPILE_CACHE: path.join(this.runtime.n8nHome, '.e2e-compile-cache'),
 			...(this.registry ? registryEnv(this.registry.url) : {}),
 			...this.extraEnv,
 		};
 	}
 
-	/** Runs `n8n <args>` to completion against this user folder (its own broker port). */
-	async cli(args: string[], { timeoutMs = 120_000, logLevel = 'info' } = {}): Promise<CommandResult> {
+	/**
+	 * Runs `n8n <args>` to completion against this user folder (its own broker port), after importing and publishing
+	 * the workflows kept for the server's start: the command sees the database as the calls before it left it.
+	 */
+	async cli(args: string[], options: { timeoutMs?: number; logLevel?: string } = {}): Promise<CommandResult> {
+		await this.applyPendingByCli();
+		return await this.rawCli(args, options);
+	}
+
+	private async rawCli(args: string[], { timeoutMs = 120_000, logLevel = 'info' } = {}): Promise<CommandResult> {
 		const env = { ...this.env(await freePort()), N8N_LOG_LEVEL: logLevel };
 		return await runCommand(this.runtime.n8nBin, args, { env, cwd: this.userFolder, timeoutMs });
 	}
 
 	private async cliOk(args: string[], expect: RegExp, timeoutMs?: number): Promise<CommandResult> {
-		const result = await this.cli(args, { timeoutMs });
+		const result = await this.rawCli(args, { timeoutMs });
 		const output = result.stdout + result.stderr;
 		if (result.code !== 0 || !expect.test(output)) {
 			throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${this.redact(tail(output))}`);
@@ -233,26 +260,59 @@ export class N8n {
 	 * its id. Nodes of this package without credentials get the default credential.
 	 */
 	async importWorkflow(workflow: WorkflowSpec | string): Promise<string> {
-		const prepared = prepareWorkflow(workflow, this.defaultCredential, this.credentialIds);
-		const file = this.writeTemp('workflow', [prepared]);
-		try {
-			await this.cliOk(['import:workflow', `--input=${file}`], /Successfully imported 1 workflow/);
-		} finally {
-			rmSync(file, { force: true });
-		}
-		return prepared.id;
+		const [id] = await this.importWorkflows([workflow]);
+		return id;
 	}
 
-	/** Imports several workflows with one `n8n import:workflow` (one process start instead of many). */
+	/**
+	 * Imports workflows: through the REST API while the server runs; else kept until it starts (or until a command
+	 * needs them), on n8n 1.x with one `n8n import:workflow`.
+	 */
 	async importWorkflows(workflows: Array<WorkflowSpec | string>): Promise<string[]> {
 		const prepared = workflows.map((workflow) => prepareWorkflow(workflow, this.defaultCredential, this.credentialIds));
+		if (this.running) await this.createByRest(prepared);
+		else if (this.isV1) await this.importByCli(prepared);
+		else this.pending.workflows.push(...prepared);
+		return prepared.map((workflow) => workflow.id);
+	}
+
+	private async importByCli(prepared: Array<WorkflowSpec & { id: string }>): Promise<void> {
 		const file = this.writeTemp('workflows', prepared);
 		try {
 			await this.cliOk(['import:workflow', `--input=${file}`], new RegExp(`Successfully imported ${prepared.length} workflow`));
 		} finally {
 			rmSync(file, { force: true });
 		}
-		return prepared.map((workflow) => workflow.id);
+	}
+
+	/** What the editor's Save sends for a new workflow: the fields n8n writes, the id included. */
+	private async createByRest(prepared: Array<WorkflowSpec & { id: string }>): Promise<void> {
+		for (const workflow of prepared) {
+			const body = Object.fromEntries(
+				['id', 'name', 'nodes', 'connections', 'settings', 'staticData', 'meta', 'pinData'].flatMap((field) =>
+					(workflow as Record<string, unknown>)[field] === undefined ? [] : [[field, (workflow as Record<string, unknown>)[field]]],
+				),
+			);
+			await this.rest('POST', '/rest/workflows', body);
+		}
+	}
+
+	/** The workflows kept for the server's start, imported and published by CLI processes (a command needs them). */
+	private async applyPendingByCli(): Promise<void> {
+		const { workflows, publish } = this.takePending();
+		if (workflows.length > 0) await this.importByCli(workflows);
+		for (const workflowId of publish) await this.cliOk(['publish:workflow', `--id=${workflowId}`], /Publishing workflow/);
+	}
+
+	/** The workflows kept for the server's start, created and published through its REST API. */
+	private async applyPendingByRest(): Promise<void> {
+		const { workflows, publish } = this.takePending();
+		if (workflows.length > 0) await this.createByRest(workflows);
+		for (const workflowId of publish) await this.publish(workflowId);
+	}
+
+	private takePending(): { workflows: Array<WorkflowSpec & { id: string }>; publish: string[] } {
+		return { workflows: this.pending.workflows.splice(0), publish: this.pending.publish.splice(0) };
 	}
 
 	/** `n8n execute --id --rawOutput` in its own process; the run comes back parsed. */
@@ -273,8 +333,8 @@ export class N8n {
 	}
 
 	/**
-	 * Publishes (activates) a workflow: with `n8n publish:workflow` while the server is stopped
-	 * (it takes effect at start), through the REST API while it runs.
+	 * Publishes (activates) a workflow through the REST API while the server runs; while it is stopped, once it starts
+	 * (or with `n8n publish:workflow` when a command needs it first; on n8n 1.x, `update:workflow --active` at once).
 	 */
 	async publish(workflowId: string): Promise<void> {
 		if (!this.running && this.isV1) {
@@ -283,7 +343,7 @@ export class N8n {
 			return;
 		}
 		if (!this.running) {
-			await this.cliOk(['publish:workflow', `--id=${workflowId}`], /Publishing workflow/);
+			this.pending.publish.push(workflowId);
 			return;
 		}
 		const workflow = await this.rest<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
@@ -336,6 +396,9 @@ export class N8n {
 		published = [],
 	}: StartOptions = {}): Promise<{ readyMs: number; webhooksMs?: number }> {
 		if (this.running) throw new Error('n8n is already running');
+		// The workflows kept for the start go in through the REST API as the owner; without one, before the start.
+		const signIn = setupOwner || published.length > 0;
+		if (!signIn) await this.applyPendingByCli();
 		this.port = port ?? (await freePort());
 		this.client = new N8nRest(this.baseUrl, (text) => this.redact(text), this.runtime);
 		const env = { ...this.env(await freePort(), this.port), N8N_LOG_LEVEL: this.logLevel };
@@ -380,7 +443,10 @@ export class N8n {
 		}
 		const readyMs = Date.now() - started;
 		if (this.registry) await this.allowRegistry();
-		if (setupOwner || published.length > 0) await this.setupOwner();
+		if (signIn) {
+			await this.setupOwner();
+			await this.applyPendingByRest();
+		}
 		let webhooksMs: number | undefined;
 		if (webhooks.length > 0 || published.length > 0) {
 			for (const webhook of webhooks) {
@@ -648,6 +714,39 @@ export class N8n {
 		const file = path.join(this.userFolder, `.import-${kind}-${randomId(8)}.json`);
 		writeFileSync(file, JSON.stringify(content, null, 2), { mode: 0o600 });
 		return file;
+	}
+}
+
+/** The files of an n8n sqlite database (the write-ahead log holds what was not yet checkpointed). */
+const DATABASE_FILES = ['database.sqlite', 'database.sqlite-wal'];
+
+/**
+ * A database that this n8n version has migrated, made once beside its install (in a folder of its own, renamed into
+ * place, so that lanes making it at once never see half of one). Migrations are all it holds: no owner, no
+ * credential, no workflow.
+ */
+async function migratedDatabase(runtime: N8nRuntime): Promise<string> {
+	const template = path.join(runtime.n8nHome, '.e2e-migrated-database');
+	if (existsSync(path.join(template, DATABASE_FILES[0]))) return template;
+	const maker = await N8n.create({ runtime, package: false, migratedDatabase: false, label: 'n8n-e2e-migrate' });
+	try {
+		// n8n migrates its database before any command that opens it; exporting from an empty one is such a command
+		const result = await maker.cli(['export:credentials', '--all', `--output=${path.join(maker.userFolder, 'none.json')}`]);
+		const made = path.join(maker.userFolder, '.n8n');
+		if (!existsSync(path.join(made, DATABASE_FILES[0]))) {
+			throw new Error(`n8n made no database to copy (exit ${result.code}):\n${tail(result.stdout + result.stderr)}`);
+		}
+		const staging = mkdtempSync(`${template}-`);
+		for (const file of DATABASE_FILES) if (existsSync(path.join(made, file))) copyFileSync(path.join(made, file), path.join(staging, file));
+		try {
+			renameSync(staging, template);
+		} catch {
+			// another lane put its copy there first
+			rmSync(staging, { recursive: true, force: true });
+		}
+		return template;
+	} finally {
+		await maker.dispose();
 	}
 }
 

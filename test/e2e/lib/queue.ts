@@ -90,6 +90,8 @@ export class QueueCluster {
 		cluster.n8n = await N8n.create({
 			...options,
 			label: 'n8n-queue',
+			// its database is PostgreSQL
+			migratedDatabase: false,
 			env: {
 				DB_TYPE: 'postgresdb',
 				DB_POSTGRESDB_HOST: LOOPBACK,
