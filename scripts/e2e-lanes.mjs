@@ -132,7 +132,8 @@ function cpuSeconds(file) {
 
 const logPath = (name) => path.join(logDir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.log`);
 
-function runJob(job) {
+/** `live`: the only file of the run, its output printed as it comes (the burst runs alone for half an hour). */
+function runJob(job, live) {
 	const started = Date.now();
 	const log = createWriteStream(logPath(job.name));
 	let output = '';
@@ -155,6 +156,7 @@ function runJob(job) {
 	const keep = (chunk) => {
 		output += chunk.toString('utf8');
 		log.write(chunk);
+		if (live) process.stdout.write(chunk);
 	};
 	child.stdout.on('data', keep);
 	child.stderr.on('data', keep);
@@ -166,7 +168,7 @@ function runJob(job) {
 			const seconds = Math.round((Date.now() - started) / 1000);
 			const result = { ...job, seconds, cpu: cpuSeconds(cpuFile), code: code ?? signal, ...counts(output) };
 			const ok = code === 0;
-			process.stdout.write(`\n===== ${job.name}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s =====\n${output}`);
+			process.stdout.write(`\n===== ${job.name}: ${ok ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s =====\n${live ? '' : output}`);
 			process.stderr.write(`[e2e] done ${job.name} in ${seconds} s: ${result.pass} passed, ${result.fail} failed\n`);
 			resolve(result);
 		});
@@ -187,7 +189,7 @@ async function runAll(jobs, lanes) {
 				if (index < 0) break;
 				const [job] = waiting.splice(index, 1);
 				if (job.heavy) heavyRunning = true;
-				const run = runJob(job).then((result) => {
+				const run = runJob(job, jobs.length === 1).then((result) => {
 					active.delete(run);
 					if (job.heavy) heavyRunning = false;
 					results.push(result);
