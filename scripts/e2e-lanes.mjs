@@ -31,7 +31,7 @@ const timesFile = path.join(outputDir, 'files.tsv');
 /** every file's seconds in the last run that ran it, here: the order of the next run */
 const historyFile = path.join(outputDir, 'seconds-by-file.tsv');
 
-/** Seconds each file took alone in a lane on this 2-core machine; only the order they give counts. */
+/** Rough seconds of the longest files on this 2-core machine, for a clone with no last run; only the order they give counts. */
 const ESTIMATES = {
 	'queue.e2e.ts': 300,
 	'catch-up.e2e.ts': 300,
@@ -47,7 +47,7 @@ const ESTIMATES = {
 	'health.e2e.ts': 90,
 };
 
-/** Files that keep both cores busy most of their time: n8n in queue mode, builds, the browser. */
+/** Files that keep both cores busy most of their time: queue mode, `npm start`, n8n's package installer, 10,000-post Return Alls. */
 const HEAVY = new Set([
 	'queue.e2e.ts',
 	'start.e2e.ts',
