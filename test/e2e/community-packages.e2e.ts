@@ -51,12 +51,16 @@ describe("installed through n8n's community-package installer from a registry on
 	let registry: LocalRegistry;
 	let backend: Backend;
 	let n8n: N8n;
-	let credential: CredentialRef;
+	let credential: CredentialRef | undefined;
 	let pkg: PackedPackage;
 	let workflowId = '';
 
-	/** A workflow with both action nodes, stored through the REST API (as the editor saves one). */
+	/**
+	 * A workflow with both action nodes, stored through the REST API (as the editor saves one); its credential saved
+	 * the first time, as a user can once the package that defines its type is installed.
+	 */
 	const runBothActionNodes = async () => {
+		credential ??= await n8n.importCredential({ name: 'Social Aggregator (e2e)', data: { apiKey: backend.apiKey, baseUrl: backend.url } });
 		const spec = prepareWorkflow(
 			workflow('Installed nodes', [
 				node('socialAggregator', { resource: 'account', operation: 'get' }, { name: 'Account' }),
@@ -91,10 +95,6 @@ describe("installed through n8n's community-package installer from a registry on
 			backend = await startBackend();
 			n8n = await N8n.create({ runtime, package: false, registry });
 			n8n.redactor.add(backend.apiKey);
-			credential = await n8n.importCredential({
-				name: 'Social Aggregator (e2e)',
-				data: { apiKey: backend.apiKey, baseUrl: backend.url },
-			});
 			await n8n.start();
 		},
 		{ timeout: 300_000 },

@@ -120,11 +120,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 			label: 'n8n-social-aggregator-demo',
 		});
 		n8n.redactor.add(backend.apiKey);
+
+		log('starting n8n');
+		await n8n.start({ port: n8nPort, setupOwner: false });
+		const owner = await n8n.setupOwner(demoOwner());
+		// as a user gets it: Settings → Community Nodes → Install, from the local registry
+		log(`installing ${PACKAGE_NAME} with n8n's community-package installer`);
+		await n8n.installPackage(PACKAGE_NAME, pkg.version);
+		// then, as in the editor: the credential and the workflows saved (through n8n's REST API), the triggers published
 		const credential = await n8n.importCredential({
 			name: DEMO_CREDENTIAL_NAME,
 			data: { apiKey: backend.apiKey, baseUrl: backend.url },
 		});
-
 		log('importing the example workflows');
 		const files = exampleFiles(options.examplesDir);
 		const specs = files.map((file) => loadWorkflow(file));
@@ -135,14 +142,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 			file: path.relative(REPO_ROOT, files[index]),
 			active: spec.nodes.some((node) => node.type === NODE_TYPES.trigger),
 		}));
-
-		log('starting n8n');
-		await n8n.start({ port: n8nPort, setupOwner: false });
-		const owner = await n8n.setupOwner(demoOwner());
-		// as a user gets it: Settings → Community Nodes → Install, from the local registry
-		log(`installing ${PACKAGE_NAME} with n8n's community-package installer`);
-		await n8n.installPackage(PACKAGE_NAME, pkg.version);
-		// published once their nodes are installed; publish() waits until the triggers are active
+		// publish() waits until the triggers are active
 		for (const workflow of workflows.filter((w) => w.active)) await n8n.publish(workflow.id);
 
 		const started = n8n;

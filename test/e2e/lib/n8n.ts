@@ -67,6 +67,21 @@ export interface CredentialInput {
 	id?: string;
 }
 
+/** A credential as import:credentials reads it. */
+interface CredentialData {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** What is kept for the server's start (see N8n.pending). */
+interface Pending {
+	credentials: Array<{ credential: CredentialData; ref: CredentialRef }>;
+	workflows: Array<WorkflowSpec & { id: string }>;
+	publish: string[];
+}
+
 export type { ExecutionSummary, Owner } from './rest';
 
 export const DEFAULT_OWNER: Owner = {
@@ -116,12 +131,15 @@ export class N8n {
 	private serverLogFile?: WriteStream;
 	private client?: N8nRest;
 	private readonly credentialIds = new Set<string>();
+	/** The ids credentials had here, and those n8n gave them when they were created through its REST API. */
+	private readonly credentialIdByRest = new Map<string, string>();
 	/**
-	 * Workflows imported and published while the server is stopped, kept until it starts (then sent through its REST
-	 * API) or until a command needs them in the database (then imported by one CLI process): each n8n CLI process costs
-	 * about 7 s of CPU, a REST call a few milliseconds. n8n 1.x imports at once (its REST API differs).
+	 * Credentials and workflows imported, and workflows published, while the server is stopped, kept until it starts
+	 * (then sent through its REST API) or until a command needs them in the database (then imported by one CLI process
+	 * each): each n8n CLI process costs about 7 s of CPU, a REST call a few milliseconds. n8n 1.x imports at once (its
+	 * REST API differs).
 	 */
-	private readonly pending: { workflows: Array<WorkflowSpec & { id: string }>; publish: string[] } = { workflows: [], publish: [] };
+	private readonly pending: Pending = { credentials: [], workflows: [], publish: [] };
 	private forgetCleanup?: () => void;
 	readonly registry?: LocalRegistry;
 
@@ -234,7 +252,11 @@ export class N8n {
 		return result;
 	}
 
-	/** Imports one credential (plain data is encrypted by n8n). The first becomes the default. */
+	/**
+	 * Imports one credential (plain data is encrypted by n8n). The first becomes the default. On n8n 2.x it is created
+	 * through the REST API, as the editor's Save does (while the server is stopped, once it starts): n8n then chooses its
+	 * id, which the returned reference and every workflow naming the id it had here take on.
+	 */
 	async importCredential(input: CredentialInput): Promise<CredentialRef> {
 		const credential = {
 			id: input.id ?? randomId(),
@@ -243,16 +265,42 @@ export class N8n {
 			data: input.data,
 		};
 		for (const value of Object.values(input.data)) if (typeof value === 'string') this.redactor.add(value);
-		const file = this.writeTemp('credential', [credential]);
-		try {
-			await this.cliOk(['import:credentials', `--input=${file}`], /Successfully imported 1 credential/);
-		} finally {
-			rmSync(file, { force: true });
-		}
 		const ref: CredentialRef = { id: credential.id, name: credential.name, type: credential.type };
+		if (this.isV1) await this.importCredentialsByCli([credential]);
+		else if (this.running) await this.createCredentialByRest(credential, ref);
+		else this.pending.credentials.push({ credential, ref });
 		this.credentialIds.add(ref.id);
 		this.defaultCredential ??= ref;
 		return ref;
+	}
+
+	private async importCredentialsByCli(credentials: CredentialData[]): Promise<void> {
+		const file = this.writeTemp('credentials', credentials);
+		try {
+			const count = credentials.length === 1 ? '1 credential' : `${credentials.length} credentials`;
+			await this.cliOk(['import:credentials', `--input=${file}`], new RegExp(`Successfully imported ${count}`));
+		} finally {
+			rmSync(file, { force: true });
+		}
+	}
+
+	/** What the editor's Save sends for a new credential; `ref` takes on the id n8n gave it. */
+	private async createCredentialByRest(credential: CredentialData, ref: CredentialRef): Promise<void> {
+		const created = await this.rest<{ id: string }>('POST', '/rest/credentials', { name: credential.name, type: credential.type, data: credential.data });
+		this.credentialIdByRest.set(credential.id, created.id);
+		ref.id = created.id;
+		this.credentialIds.add(created.id);
+	}
+
+	/** A workflow with every credential id created through the REST API written as n8n gave it. */
+	private withCredentialIdsOfN8n<W extends WorkflowSpec>(workflow: W): W {
+		for (const workflowNode of workflow.nodes) {
+			for (const credential of Object.values(workflowNode.credentials ?? {})) {
+				const given = typeof credential.id !== 'string' ? undefined : this.credentialIdByRest.get(credential.id);
+				if (given !== undefined) credential.id = given;
+			}
+		}
+		return workflow;
 	}
 
 	/**
@@ -277,7 +325,7 @@ export class N8n {
 	}
 
 	private async importByCli(prepared: Array<WorkflowSpec & { id: string }>): Promise<void> {
-		const file = this.writeTemp('workflows', prepared);
+		const file = this.writeTemp('workflows', prepared.map((workflow) => this.withCredentialIdsOfN8n(workflow)));
 		try {
 			await this.cliOk(['import:workflow', `--input=${file}`], new RegExp(`Successfully imported ${prepared.length} workflow`));
 		} finally {
@@ -287,7 +335,7 @@ export class N8n {
 
 	/** What the editor's Save sends for a new workflow: the fields n8n writes, the id included. */
 	private async createByRest(prepared: Array<WorkflowSpec & { id: string }>): Promise<void> {
-		for (const workflow of prepared) {
+		for (const workflow of prepared.map((each) => this.withCredentialIdsOfN8n(each))) {
 			const body = Object.fromEntries(
 				['id', 'name', 'nodes', 'connections', 'settings', 'staticData', 'meta', 'pinData'].flatMap((field) =>
 					(workflow as Record<string, unknown>)[field] === undefined ? [] : [[field, (workflow as Record<string, unknown>)[field]]],
@@ -299,20 +347,22 @@ export class N8n {
 
 	/** The workflows kept for the server's start, imported and published by CLI processes (a command needs them). */
 	private async applyPendingByCli(): Promise<void> {
-		const { workflows, publish } = this.takePending();
+		const { credentials, workflows, publish } = this.takePending();
+		if (credentials.length > 0) await this.importCredentialsByCli(credentials.map(({ credential }) => credential));
 		if (workflows.length > 0) await this.importByCli(workflows);
 		for (const workflowId of publish) await this.cliOk(['publish:workflow', `--id=${workflowId}`], /Publishing workflow/);
 	}
 
 	/** The workflows kept for the server's start, created and published through its REST API. */
 	private async applyPendingByRest(): Promise<void> {
-		const { workflows, publish } = this.takePending();
+		const { credentials, workflows, publish } = this.takePending();
+		for (const { credential, ref } of credentials) await this.createCredentialByRest(credential, ref);
 		if (workflows.length > 0) await this.createByRest(workflows);
 		for (const workflowId of publish) await this.publish(workflowId);
 	}
 
-	private takePending(): { workflows: Array<WorkflowSpec & { id: string }>; publish: string[] } {
-		return { workflows: this.pending.workflows.splice(0), publish: this.pending.publish.splice(0) };
+	private takePending(): Pending {
+		return { credentials: this.pending.credentials.splice(0), workflows: this.pending.workflows.splice(0), publish: this.pending.publish.splice(0) };
 	}
 
 	/** `n8n execute --id --rawOutput` in its own process; the run comes back parsed. */
