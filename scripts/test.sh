@@ -80,8 +80,8 @@ shopt -u nullglob
 step "type-check tests"
 npm run typecheck
 
-step "unit, contract and workflow tests (jest, both cores)"
-npx jest --ci --maxWorkers=2
+step "unit, contract and workflow tests (jest, 3 workers: the budget suites wait on real time)"
+npx jest --ci --maxWorkers=3
 
 step "end to end in a real n8n (2.x in parallel lanes, and the core on 1.x)"
 bash scripts/e2e.sh
