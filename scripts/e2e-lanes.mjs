@@ -12,8 +12,9 @@
 // - Longest first, from the seconds of the last run on this machine
 //   (test-output/e2e/seconds-by-file.tsv) or, on a fresh clone, from ESTIMATES below: the last
 //   file to start is a short one.
-// - The files that keep both cores busy (HEAVY) run one at a time beside the others, so that no
-//   two of them squeeze the waiting files' timing margins at once.
+// - The files that keep both cores busy (HEAVY) run one after another beside the others,
+//   so that no two of them squeeze the waiting files' timing margins at once; being one chain, the
+//   longest of them starts first.
 // - A file's output is kept whole in test-output/e2e/logs/<file>.log and printed as one block
 //   when it ends, so lanes never interleave their lines.
 // - At the end: each file's seconds, tests, passes and failures in test-output/e2e/files.tsv, the
@@ -31,30 +32,32 @@ const timesFile = path.join(outputDir, 'files.tsv');
 /** every file's seconds in the last run that ran it, here: the order of the next run */
 const historyFile = path.join(outputDir, 'seconds-by-file.tsv');
 
-/** Rough seconds of the longest files on this 2-core machine, for a clone with no last run; only the order they give counts. */
+/**
+ * Seconds of the longest files on this 2-core machine in a whole run (3 lanes), for a clone with no last run; only the
+ * order they give counts.
+ */
 const ESTIMATES = {
-	'queue.e2e.ts': 300,
 	'catch-up.e2e.ts': 300,
-	'ratelimit-budget.e2e.ts': 200,
-	'start-signals.e2e.ts': 180,
-	'feed-trigger.e2e.ts': 150,
-	'poll.e2e.ts': 150,
-	'start.e2e.ts': 150,
-	'ratelimit-no-retry-after.e2e.ts': 150,
-	'trigger.e2e.ts': 120,
-	'community-packages.e2e.ts': 120,
-	'editor.e2e.ts': 100,
-	'health.e2e.ts': 90,
+	'feed-trigger.e2e.ts': 235,
+	'queue.e2e.ts': 220,
+	'start-signals.e2e.ts': 210,
+	'ratelimit-budget.e2e.ts': 190,
+	'v1:trigger.e2e.ts': 140,
+	'editor.e2e.ts': 140,
+	'poll.e2e.ts': 115,
+	'simplify.e2e.ts': 110,
+	'ratelimit-no-retry-after.e2e.ts': 105,
+	'start.e2e.ts': 105,
+	'trigger.e2e.ts': 105,
+	'pipeline.e2e.ts': 90,
 };
 
-/** Files that keep both cores busy most of their time: queue mode, `npm start`, n8n's package installer, 10,000-post Return Alls. */
-const HEAVY = new Set([
-	'queue.e2e.ts',
-	'start.e2e.ts',
-	'start-signals.e2e.ts',
-	'community-packages.e2e.ts',
-	'ratelimit-no-retry-after.e2e.ts',
-]);
+/**
+ * Files that keep both cores busy much of their time, one at a time beside the others: queue mode (PostgreSQL, Redis
+ * and seven n8n processes), the `npm start`s (a registry, the stand-in and n8n with its package installer, each), n8n's
+ * package installer, 10,000-post Return Alls.
+ */
+const HEAVY = new Set(['queue.e2e.ts', 'start-signals.e2e.ts', 'start.e2e.ts', 'community-packages.e2e.ts', 'ratelimit-no-retry-after.e2e.ts']);
 
 function parseArgs(argv) {
 	const options = { lanes: Number(process.env.E2E_LANES ?? 3), envFiles: {}, jobs: [] };
@@ -103,7 +106,7 @@ function makeJobs(specs, envFiles) {
 			const match = /^([a-z0-9]+):(.+)$/.exec(spec);
 			const [label, file] = match && envs[match[1]] ? [match[1], match[2]] : [undefined, spec];
 			const name = `${label ? `${label}:` : ''}${path.basename(file)}`;
-			const estimate = times.get(name) ?? ESTIMATES[path.basename(file)] ?? 60;
+			const estimate = times.get(name) ?? ESTIMATES[name] ?? 60;
 			return { name, file, env: label ? envs[label] : {}, heavy: HEAVY.has(path.basename(file)), estimate };
 		})
 		.sort((a, b) => b.estimate - a.estimate);
@@ -184,8 +187,10 @@ async function runAll(jobs, lanes) {
 		const next = () => {
 			if (stopping) waiting.length = 0;
 			while (active.size < lanes && waiting.length > 0) {
-				// the longest that may start now: a heavy file only when no other heavy one runs
-				const index = waiting.findIndex((job) => !job.heavy || !heavyRunning);
+				// The heavy files run one after another, so together they are the longest chain: when none runs, the
+				// longest of them starts first; else the longest of the others.
+				const heavyIndex = heavyRunning ? -1 : waiting.findIndex((job) => job.heavy);
+				const index = heavyIndex >= 0 ? heavyIndex : waiting.findIndex((job) => !job.heavy);
 				if (index < 0) break;
 				const [job] = waiting.splice(index, 1);
 				if (job.heavy) heavyRunning = true;

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SEEDED } from '../fake-service';
-import { e2eSuite, node, workflow } from './lib';
+import { e2eSuite, node, workflow, type ExecutionResult, type WorkflowSpec } from './lib';
 
 const FEED_POST = ['id', 'feed_id', 'platform', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count', 'moderation_status'];
 const DATA_POST = ['platform', 'platform_id', 'poster_name', 'message', 'posted_at', 'url', 'like_count', 'comment_count'];
@@ -50,14 +50,18 @@ const cases: Record<string, { type: string; parameters: INodeParameters }> = {
 };
 
 describe('Simplify in a real n8n', () => {
-	const ctx = e2eSuite();
+	// One n8n server for the file: each workflow saved and run as the editor's Execute Workflow does.
+	const ctx = e2eSuite({ start: true });
+	const run = async (spec: WorkflowSpec) => await ctx.n8n.runManually(await ctx.n8n.importWorkflow(spec));
 
 	it('on and off for each operation, the documented fields; Exact Matches Only; the grouped layout', async () => {
-		const batch = await ctx.n8n.runBatch(
-			Object.entries(cases).map(([name, { type, parameters }]) => workflow(`E2E simplify: ${name}`, [node(type, parameters, { name: 'Node' })])),
-		);
+		const results = new Map<string, ExecutionResult>();
+		for (const [name, { type, parameters }] of Object.entries(cases)) {
+			results.set(name, await run(workflow(`E2E simplify: ${name}`, [node(type, parameters, { name: 'Node' })])));
+		}
 		const items = (name: string) => {
-			const result = batch.result(`E2E simplify: ${name}`);
+			const result = results.get(name);
+			assert.ok(result, `no run of ${name}`);
 			result.assertSuccess();
 			const out = result.items('Node');
 			assert.ok(out.length > 0, `${name}: no items`);
@@ -115,7 +119,7 @@ describe('Simplify in a real n8n', () => {
 		const fake = ctx.backend.fake!;
 		fake.control.setPostStatus(SEEDED.firstPostId, 'moderated');
 		fake.control.requests.clear();
-		const result = await ctx.n8n.run(
+		const result = await run(
 			workflow('E2E simplify: Get Many, then Approve', [
 				node('socialAggregator', { resource: 'post', operation: 'getAll', feedId, limit: 1, filters: { status: 'moderated' } }, { name: 'Get Many' }),
 				node(
@@ -157,7 +161,7 @@ describe('Simplify in a real n8n', () => {
 		for (const [name, answer] of answers) {
 			answer();
 			fake.control.requests.clear();
-			const result = await ctx.n8n.run(chain);
+			const result = await run(chain);
 			result.assertSuccess();
 			const profiles = result.items('Look Up');
 			assert.deepEqual(profiles.map((p) => [p.platform, p.term]), [['Google', 'nasa'], ['Google', 'esa']], name);

@@ -13,7 +13,7 @@ export { packPackage, installCommunityPackage, type PackedPackage } from './pack
 export { resolveRuntime, requireFromN8n, REPO_ROOT, PACKAGE_NAME, type N8nRuntime } from './runtime';
 export { e2eSuite, recordTiming, type E2eContext, type E2eSuiteOptions } from './suite';
 export { postSigned } from './signed';
-export { freePort, waitFor, waitUntilSteady, sleep, randomId, runCommand, setSignalCleanup, killGroup, LOOPBACK } from './util';
+export { freePort, waitFor, sleep, randomId, runCommand, setSignalCleanup, killGroup, LOOPBACK } from './util';
 export {
 	workflow,
 	node,

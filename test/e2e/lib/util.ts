@@ -47,29 +47,6 @@ export async function waitFor<T>(
 	}
 }
 
-/**
- * Waits until `count()` has not changed for `quietMs` (a burst of requests has ended, however slowly a loaded machine
- * sends them) and answers it; throws after `timeoutMs` of changes.
- */
-export async function waitUntilSteady(
-	what: string,
-	count: () => number,
-	{ quietMs = 3000, timeoutMs = 30_000 }: { quietMs?: number; timeoutMs?: number } = {},
-): Promise<number> {
-	let last = count();
-	let since = Date.now();
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		await sleep(100);
-		const now = count();
-		if (now !== last) {
-			last = now;
-			since = Date.now();
-		} else if (Date.now() - since >= quietMs) return now;
-		if (Date.now() > deadline) throw new Error(`${what} went on changing for ${timeoutMs} ms`);
-	}
-}
-
 /** n8n-style ids: 16 letters and digits. */
 export function randomId(length = 16): string {
 	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
