@@ -345,7 +345,7 @@ export class N8n {
 		}
 	}
 
-	/** The workflows kept for the server's start, imported and published by CLI processes (a command needs them). */
+	/** The credentials and workflows kept for the server's start, imported and published by CLI processes (a command needs them). */
 	private async applyPendingByCli(): Promise<void> {
 		const { credentials, workflows, publish } = this.takePending();
 		if (credentials.length > 0) await this.importCredentialsByCli(credentials.map(({ credential }) => credential));
@@ -353,7 +353,7 @@ export class N8n {
 		for (const workflowId of publish) await this.cliOk(['publish:workflow', `--id=${workflowId}`], /Publishing workflow/);
 	}
 
-	/** The workflows kept for the server's start, created and published through its REST API. */
+	/** The credentials and workflows kept for the server's start, created and published through its REST API. */
 	private async applyPendingByRest(): Promise<void> {
 		const { credentials, workflows, publish } = this.takePending();
 		for (const { credential, ref } of credentials) await this.createCredentialByRest(credential, ref);
