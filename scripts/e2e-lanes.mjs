@@ -5,10 +5,15 @@
 //
 // A JOB is a test file, or LABEL:FILE to run it with the KEY=VALUE lines of that label's --env
 // file added to the environment (n8n 1.x's runtime, say). Each file runs in its own
-// `node --test` process, its own n8n and fake service on free loopback ports, so files do not
-// share state; most of a file's time is waiting (scheduled polls, rate-limit windows, n8n
-// starting), which is why N lanes on two cores finish far sooner than one.
+// `node --test` process with its own fake service on a free loopback port; most of a file's time is
+// waiting (scheduled polls, rate-limit windows, n8n starting), which is why N lanes on two cores
+// finish far sooner than one.
 //
+// - Each lane has a folder (E2E_LANE_DIR) where the first file that wants a plain started n8n
+//   starts one for the lane (test/e2e/lib/lane.ts); the lane's later files use it, one at a time,
+//   each with its own credentials and workflows, removed when it ends. A file that restarts n8n, sets
+//   it up its own way or runs its CLI has its own. The servers are stopped at the end, and their CPU
+//   seconds counted with the files'.
 // - Longest first, from the seconds of the last run on this machine
 //   (test-output/e2e/seconds-by-file.tsv) or, on a fresh clone, from ESTIMATES below: the last
 //   file to start is a short one.
@@ -20,7 +25,8 @@
 // - At the end: each file's seconds, tests, passes and failures in test-output/e2e/files.tsv, the
 //   ten slowest printed, and the totals as "N passed, N failed". Exit 1 when any file failed.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +35,8 @@ const outputDir = path.join(root, 'test-output', 'e2e');
 const logDir = path.join(outputDir, 'logs');
 /** this run's files: seconds, tests, passes, failures */
 const timesFile = path.join(outputDir, 'files.tsv');
+/** this run's files, wall and CPU seconds in one line (scripts/test.sh prints it under its stage table) */
+const totalsFile = path.join(outputDir, 'totals.txt');
 /** every file's seconds in the last run that ran it, here: the order of the next run */
 const historyFile = path.join(outputDir, 'seconds-by-file.tsv');
 
@@ -37,19 +45,19 @@ const historyFile = path.join(outputDir, 'seconds-by-file.tsv');
  * order they give counts.
  */
 const ESTIMATES = {
-	'catch-up.e2e.ts': 300,
-	'feed-trigger.e2e.ts': 235,
-	'queue.e2e.ts': 220,
-	'start-signals.e2e.ts': 210,
-	'ratelimit-budget.e2e.ts': 190,
-	'v1:trigger.e2e.ts': 140,
-	'editor.e2e.ts': 140,
-	'poll.e2e.ts': 115,
-	'simplify.e2e.ts': 110,
-	'ratelimit-no-retry-after.e2e.ts': 105,
-	'start.e2e.ts': 105,
-	'trigger.e2e.ts': 105,
-	'pipeline.e2e.ts': 90,
+	'feed-trigger.e2e.ts': 220,
+	'queue.e2e.ts': 180,
+	'catch-up.e2e.ts': 175,
+	'ratelimit-budget.e2e.ts': 150,
+	'start-signals.e2e.ts': 95,
+	'trigger.e2e.ts': 90,
+	'editor.e2e.ts': 85,
+	'ratelimit-no-retry-after.e2e.ts': 85,
+	'poll.e2e.ts': 80,
+	'v1:trigger.e2e.ts': 80,
+	'community-packages.e2e.ts': 55,
+	'pipeline.e2e.ts': 50,
+	'start.e2e.ts': 45,
 };
 
 /**
@@ -135,8 +143,12 @@ function cpuSeconds(file) {
 
 const logPath = (name) => path.join(logDir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.log`);
 
+/** The lanes' folders (test/e2e/lib/lane.ts keeps a lane's shared n8n in its folder). */
+const laneRoot = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-lanes-'));
+const laneDir = (lane) => path.join(laneRoot, `lane-${lane}`);
+
 /** `live`: the only file of the run, its output printed as it comes (the burst runs alone for half an hour). */
-function runJob(job, live) {
+function runJob(job, live, lane) {
 	const started = Date.now();
 	const log = createWriteStream(logPath(job.name));
 	let output = '';
@@ -154,7 +166,8 @@ function runJob(job, live) {
 	const [command, args] = existsSync(GNU_TIME)
 		? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...testArgs]]
 		: [process.execPath, testArgs];
-	const child = spawn(command, args, { cwd: root, env: { ...process.env, ...job.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const env = { ...process.env, ...job.env, E2E_LANE_DIR: laneDir(lane) };
+	const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	running.add(child);
 	const keep = (chunk) => {
 		output += chunk.toString('utf8');
@@ -183,6 +196,7 @@ async function runAll(jobs, lanes) {
 	const waiting = [...jobs];
 	let heavyRunning = false;
 	const active = new Set();
+	const freeLanes = Array.from({ length: lanes }, (_, lane) => lane);
 	await new Promise((resolve) => {
 		const next = () => {
 			if (stopping) waiting.length = 0;
@@ -194,8 +208,10 @@ async function runAll(jobs, lanes) {
 				if (index < 0) break;
 				const [job] = waiting.splice(index, 1);
 				if (job.heavy) heavyRunning = true;
-				const run = runJob(job, jobs.length === 1).then((result) => {
+				const lane = freeLanes.shift();
+				const run = runJob(job, jobs.length === 1, lane).then((result) => {
 					active.delete(run);
+					freeLanes.push(lane);
 					if (job.heavy) heavyRunning = false;
 					results.push(result);
 					next();
@@ -207,6 +223,50 @@ async function runAll(jobs, lanes) {
 		next();
 	});
 	return results;
+}
+
+const alive = (pid) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+let lanesStopped;
+/** Stops every lane's shared n8n (its host stops it and waits for it), once; answers their CPU seconds. */
+function stopLaneServers() {
+	lanesStopped ??= stopHosts();
+	return lanesStopped;
+}
+
+async function stopHosts() {
+	const hosts = [];
+	for (const lane of existsSync(laneRoot) ? readdirSync(laneRoot) : []) {
+		for (const server of readdirSync(path.join(laneRoot, lane))) {
+			const folder = path.join(laneRoot, lane, server);
+			try {
+				const { hostPid } = JSON.parse(readFileSync(path.join(folder, 'server.json'), 'utf8'));
+				process.kill(hostPid, 'SIGTERM');
+				hosts.push({ folder, hostPid });
+			} catch {
+				// no server started there, or it is gone
+			}
+		}
+	}
+	let cpu = 0;
+	for (const { folder, hostPid } of hosts) {
+		const deadline = Date.now() + 40_000;
+		// GNU time writes the host's CPU once the host (and the n8n it waits for) ended
+		while ((alive(hostPid) || (existsSync(GNU_TIME) && !existsSync(path.join(folder, 'cpu')))) && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		if (alive(hostPid)) process.kill(hostPid, 'SIGKILL');
+		cpu += cpuSeconds(path.join(folder, 'cpu')) ?? 0;
+	}
+	rmSync(laneRoot, { recursive: true, force: true });
+	return { servers: hosts.length, cpu };
 }
 
 function stopAll(signal) {
@@ -228,12 +288,14 @@ async function main() {
 		process.on(signal, () => {
 			stopping = true;
 			stopAll('SIGTERM');
+			void stopLaneServers();
 			setTimeout(() => process.exit(130), 30_000).unref();
 		});
 	}
 	const started = Date.now();
 	process.stderr.write(`[e2e] ${jobs.length} file(s) in ${options.lanes} lane(s), longest first\n`);
 	const results = await runAll(jobs, options.lanes);
+	const lanes = await stopLaneServers();
 	const wall = Math.round((Date.now() - started) / 1000);
 	const rows = [...results].sort((a, b) => b.seconds - a.seconds);
 	rememberTimes(rows);
@@ -246,8 +308,10 @@ async function main() {
 		{ pass: 0, fail: 0, tests: 0 },
 	);
 	const failedFiles = rows.filter((r) => r.code !== 0);
-	const cpu = rows.reduce((sum, r) => sum + (r.cpu ?? 0), 0);
-	process.stdout.write(`\n[e2e] ${rows.length} files in ${wall} s wall (${options.lanes} lanes), ${cpu} s of CPU; the ten slowest:\n`);
+	const cpu = rows.reduce((sum, r) => sum + (r.cpu ?? 0), 0) + lanes.cpu;
+	const totals = `${rows.length} files in ${wall} s wall (${options.lanes} lanes), ${cpu} s of CPU (${lanes.cpu} s of it in ${lanes.servers} shared n8n servers)`;
+	writeFileSync(totalsFile, `${totals}\n`);
+	process.stdout.write(`\n[e2e] ${totals}; the ten slowest:\n`);
 	for (const r of rows.slice(0, 10)) process.stdout.write(`  ${String(r.seconds).padStart(5)} s  ${r.name}${r.cpu === undefined ? '' : ` (${r.cpu} s CPU)`}\n`);
 	for (const r of failedFiles) process.stdout.write(`[e2e] FAILED: ${r.name} (exit ${r.code}); its log: ${path.relative(root, logPath(r.name))}\n`);
 	// a file that failed before counting its tests still fails the run
@@ -256,8 +320,9 @@ async function main() {
 	process.exit(failedFiles.length > 0 ? 1 : 0);
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
 	process.stderr.write(`[e2e] ${error.stack ?? error}\n`);
 	stopAll('SIGTERM');
+	await stopLaneServers().catch(() => undefined);
 	process.exit(1);
 });

@@ -46,7 +46,7 @@ fi
 # 3. the tests (they run under this machine's Node; n8n runs on Node 24)
 mkdir -p test-output/e2e
 # screenshots, timings and logs of an earlier run would pass for this run's
-rm -rf test-output/e2e/*.png test-output/e2e/timings.jsonl test-output/e2e/logs
+rm -rf test-output/e2e/*.png test-output/e2e/timings.jsonl test-output/e2e/logs test-output/e2e/files.tsv test-output/e2e/totals.txt
 if [[ $# -gt 0 ]]; then
 	jobs=("$@")
 else

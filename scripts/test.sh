@@ -31,8 +31,9 @@ report() {
 	{
 		printf '\nnpm test: %s in %d s\n' "$([[ $status -eq 0 ]] && echo passed || echo "FAILED (exit $status)")" $(($(date +%s) - run_started))
 		printf '%s\n' "${stages[@]}"
+		[[ -s test-output/e2e/totals.txt ]] && printf '\ne2e: %s\n' "$(cat test-output/e2e/totals.txt)"
 		if [[ -s test-output/e2e/files.tsv ]]; then
-			printf '\nthe ten slowest e2e files (seconds; several run at once; their CPU seconds where GNU time measured them):\n'
+			printf '\nthe ten slowest e2e files (seconds; several run at once; their CPU seconds where GNU time measured them,\nthe n8n of a file on its lane'"'"'s shared server not included: the e2e line above counts it):\n'
 			tail -n +2 test-output/e2e/files.tsv | head -n 10 |
 				awk -F'\t' '{ printf "%6d s  %s%s\n", $2, $1, ($3 == "" ? "" : sprintf(" (%d s CPU)", $3)) }'
 		fi

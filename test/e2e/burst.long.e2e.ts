@@ -72,6 +72,7 @@ for (const settings of SETTINGS.filter((s) => CHOSEN === undefined || CHOSEN ===
 		let plainId = '';
 		const ctx = e2eSuite({
 			start: true,
+			ownServer: true,
 			backend: { limits: { enabled: false } },
 			env: settings.env,
 			beforeStart: async ({ n8n, backend }) => {
@@ -178,6 +179,7 @@ if (CHOSEN === undefined || CHOSEN === 'mixed') {
 		let workflowId = '';
 		const ctx = e2eSuite({
 			start: true,
+			ownServer: true,
 			backend: { limits: { enabled: false } },
 			beforeStart: async ({ n8n, backend }) => {
 				const bearer = await n8n.importCredential({ name: 'Bearer (e2e)', type: 'httpBearerAuth', data: { token: backend.apiKey } });

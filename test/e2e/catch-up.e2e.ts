@@ -260,6 +260,7 @@ describe('Catch-up after n8n was away: the workflow re-activated', () => {
 	let workflowId = '';
 	const ctx = e2eSuite({
 		start: true,
+		ownServer: true,
 		backend: BACKEND,
 		beforeStart: async ({ n8n }) => {
 			workflowId = await n8n.importWorkflow(trigger);
@@ -293,6 +294,7 @@ describe('Catch-up after n8n was away: the example "Re-enable disabled webhook s
 	let exampleId = '';
 	const ctx = e2eSuite({
 		start: true,
+		ownServer: true,
 		backend: BACKEND,
 		beforeStart: async ({ n8n }) => {
 			workflowId = await n8n.importWorkflow(trigger);
@@ -341,6 +343,7 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 	let exampleId = '';
 	const ctx = e2eSuite({
 		start: true,
+		ownServer: true,
 		backend: BACKEND,
 		beforeStart: async ({ n8n }) => {
 			workflowId = await n8n.importWorkflow(trigger);

@@ -27,6 +27,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 	let orderFeedId = 0;
 	const ctx = e2eSuite({
 		start: true,
+		ownServer: true,
 		beforeStart: async ({ n8n, backend }) => {
 			const fake = backend.fake!;
 			feedId = fake.control.seedFeed({ posts: 40, name: 'E2E feed trigger' }).feedId;

@@ -38,6 +38,7 @@ let pingId = '';
 describe('real n8n with the packed package', () => {
 	const ctx = e2eSuite({
 		start: true,
+		ownServer: true,
 		beforeStart: async ({ n8n }) => {
 			pingId = await n8n.importWorkflow(ping);
 			await n8n.publish(pingId);

@@ -22,6 +22,7 @@ describe('Social Aggregator Trigger in a real n8n', () => {
 	let workflowId = '';
 	const ctx = e2eSuite({
 		start: true,
+		ownServer: true,
 		beforeStart: async ({ n8n }) => {
 			workflowId = await n8n.importWorkflow(trigger);
 			await n8n.publish(workflowId);

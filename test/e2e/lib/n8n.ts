@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -142,6 +142,11 @@ export class N8n {
 	private readonly pending: Pending = { credentials: [], workflows: [], publish: [] };
 	private forgetCleanup?: () => void;
 	readonly registry?: LocalRegistry;
+	/**
+	 * Set when this object drives a server another process started and keeps (a lane's shared n8n, `N8n.attach`): where
+	 * its log stood when this file came, and the workflows this file created, deleted when it leaves.
+	 */
+	private attached?: { logFrom: number; workflows: string[] };
 
 	private constructor(runtime: N8nRuntime, userFolder: string, options: N8nOptions) {
 		this.runtime = runtime;
@@ -171,6 +176,29 @@ export class N8n {
 		return n8n;
 	}
 
+	/**
+	 * Drives a running server that another process started and keeps (`lib/lane.ts`): signed in as its owner, with the
+	 * REST API only (no CLI, no restart); `dispose()` unpublishes and deletes the workflows and credentials this object
+	 * created, and leaves the server running.
+	 */
+	static async attach(runtime: N8nRuntime, server: { port: number; userFolder: string }): Promise<N8n> {
+		const n8n = new N8n(runtime, server.userFolder, { keep: true });
+		n8n.attached = { logFrom: statSync(n8n.logFile).size, workflows: [] };
+		n8n.port = server.port;
+		n8n.client = new N8nRest(n8n.baseUrl, (text) => n8n.redact(text), runtime);
+		await n8n.setupOwner();
+		return n8n;
+	}
+
+	/** Whether this object drives a server another process keeps (see `attach`). */
+	get shared(): boolean {
+		return this.attached !== undefined;
+	}
+
+	private get logFile(): string {
+		return path.join(this.userFolder, 'n8n-start.log');
+	}
+
 	get baseUrl(): string {
 		if (this.port === undefined) throw new Error('n8n is not started');
 		return `http://${LOOPBACK}:${this.port}`;
@@ -182,7 +210,13 @@ export class N8n {
 	}
 
 	get running(): boolean {
-		return this.server !== undefined && this.server.exitCode === null && this.server.signalCode === null;
+		return this.attached !== undefined || (this.server !== undefined && this.server.exitCode === null && this.server.signalCode === null);
+	}
+
+	private refuseOnShared(what: string): void {
+		if (this.attached) {
+			throw new Error(`${what} on a lane's shared n8n: a file that restarts n8n or runs its CLI passes ownServer: true to e2eSuite`);
+		}
 	}
 
 	/** Whether this is an n8n 1.x (some commands and endpoints differ). */
@@ -239,6 +273,7 @@ export class N8n {
 	}
 
 	private async rawCli(args: string[], { timeoutMs = 120_000, logLevel = 'info' } = {}): Promise<CommandResult> {
+		this.refuseOnShared(`n8n ${args[0]}`);
 		const env = { ...this.env(await freePort()), N8N_LOG_LEVEL: logLevel };
 		return await runCommand(this.runtime.n8nBin, args, { env, cwd: this.userFolder, timeoutMs });
 	}
@@ -342,6 +377,7 @@ export class N8n {
 				),
 			);
 			await this.rest('POST', '/rest/workflows', body);
+			this.attached?.workflows.push(workflow.id);
 		}
 	}
 
@@ -445,6 +481,7 @@ export class N8n {
 		webhooks = [],
 		published = [],
 	}: StartOptions = {}): Promise<{ readyMs: number; webhooksMs?: number }> {
+		this.refuseOnShared('start()');
 		if (this.running) throw new Error('n8n is already running');
 		// The workflows kept for the start go in through the REST API as the owner; without one, before the start.
 		const signIn = setupOwner || published.length > 0;
@@ -499,18 +536,24 @@ export class N8n {
 		}
 		let webhooksMs: number | undefined;
 		if (webhooks.length > 0 || published.length > 0) {
-			for (const webhook of webhooks) {
-				const { path: webhookPath, method } = typeof webhook === 'string' ? { path: webhook, method: 'POST' } : webhook;
-				await this.waitForWebhook(webhookPath, { method });
-			}
-			for (const workflowId of published) await this.waitForPublished(workflowId);
+			await this.waitForActive({ webhooks, published });
 			webhooksMs = Date.now() - started;
 		}
 		return { readyMs, webhooksMs };
 	}
 
+	/** Waits until the given production webhooks answer and the given published workflows' triggers are active. */
+	async waitForActive({ webhooks = [], published = [] }: Pick<StartOptions, 'webhooks' | 'published'>): Promise<void> {
+		for (const webhook of webhooks) {
+			const { path: webhookPath, method } = typeof webhook === 'string' ? { path: webhook, method: 'POST' } : webhook;
+			await this.waitForWebhook(webhookPath, { method });
+		}
+		for (const workflowId of published) await this.waitForPublished(workflowId);
+	}
+
 	/** Stops the server (SIGTERM to its process group, SIGKILL after `graceMs`). */
 	async stop({ graceMs = 20_000 } = {}): Promise<void> {
+		this.refuseOnShared('stop()');
 		const child = this.server;
 		if (!child) return;
 		if (this.running) {
@@ -535,6 +578,10 @@ export class N8n {
 
 	/** Stops everything and removes the user folder (kept with `keep` or E2E_KEEP=1). */
 	async dispose(): Promise<void> {
+		if (this.attached) {
+			await this.leaveShared();
+			return;
+		}
 		await this.stop();
 		if (this.keep) {
 			process.stderr.write(`[e2e] kept n8n user folder ${this.userFolder}\n`);
@@ -544,9 +591,34 @@ export class N8n {
 		this.forgetCleanup?.();
 	}
 
+	/**
+	 * Leaves a shared server as this file found it: its published workflows unpublished (their triggers' delete() runs
+	 * while the file's service is still up), its workflows and credentials deleted.
+	 */
+	private async leaveShared(): Promise<void> {
+		const workflows = this.attached?.workflows.splice(0) ?? [];
+		for (const id of workflows) {
+			const { active, activeVersionId } = await this.rest<{ active?: boolean; activeVersionId?: string | null }>('GET', `/rest/workflows/${id}`);
+			if (active === true || (activeVersionId ?? null) !== null) await this.rest('POST', `/rest/workflows/${id}/deactivate`, {});
+			// n8n deletes archived workflows only, and answers 409 until the unpublishing (queued) is done
+			await this.rest('POST', `/rest/workflows/${id}/archive`, {});
+			await waitFor(`workflow ${id} to be unpublished and deleted`, async () => (await this.rest('DELETE', `/rest/workflows/${id}`), true), {
+				timeoutMs: 60_000,
+				intervalMs: 200,
+			});
+		}
+		for (const id of this.credentialIdByRest.values()) await this.rest('DELETE', `/rest/credentials/${id}`);
+	}
+
+	/** What `n8n start` printed (for a shared server, since this object attached to it unless `whole`). */
+	private serverText({ whole = false } = {}): string {
+		if (!this.attached) return this.serverLog;
+		return readFileSync(this.logFile).subarray(whole ? 0 : this.attached.logFrom).toString('utf8');
+	}
+
 	/** Everything `n8n start` printed so far (secrets redacted). */
 	logs(): string {
-		return this.redact(stripAnsi(this.serverLog));
+		return this.redact(stripAnsi(this.serverText()));
 	}
 
 	/**
@@ -554,7 +626,7 @@ export class N8n {
 	 * reports, or the error that kept it from loading.
 	 */
 	packageLoad(): { loaded: boolean; nodes?: number; credentials?: number; error?: string } {
-		const log = stripAnsi(this.serverLog);
+		const log = stripAnsi(this.serverText({ whole: true }));
 		const name = PACKAGE_NAME.replace(/-/g, '\\-');
 		const ok = new RegExp(`Loaded all credentials and nodes from ${name}\\s*(\\{.*\\})?`).exec(log);
 		if (ok) {
