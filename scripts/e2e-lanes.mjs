@@ -45,9 +45,10 @@ const historyFile = path.join(outputDir, 'seconds-by-file.tsv');
  * order they give counts.
  */
 const ESTIMATES = {
+	'catch-up.e2e.ts': 260,
 	'feed-trigger.e2e.ts': 220,
+	'feed-new-posts.e2e.ts': 190,
 	'queue.e2e.ts': 180,
-	'catch-up.e2e.ts': 175,
 	'ratelimit-budget.e2e.ts': 150,
 	'start-signals.e2e.ts': 95,
 	'trigger.e2e.ts': 90,

@@ -44,7 +44,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll reads each feed from its newest posts down to those published a Late Posts Window before the newest it had seen (one or two requests per feed when nothing is new and fewer than 100 posts fall in the window), and emits every post not emitted before, oldest first, whatever order the service lists them in. The first poll after activation only records where each feed stands. Many new posts are read over several pages, and over several polls when the key’s rate limit allows no more now; none are skipped.',
+					'Each poll reads each feed from its newest posts down to those published a Late Posts Window before the newest it had seen (one or two requests per feed when nothing is new and fewer than 100 posts fall in the window), and emits every post of that window it has not emitted before, oldest first, whatever its ID and whatever order the service lists them in: a post approved late is emitted at the next poll. The first poll after activation only records what each feed shows. Many new posts are read over several pages, and over several polls when the key’s rate limit allows no more now; none are skipped.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -65,7 +65,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 				type: 'options',
 				default: '',
 				description:
-					'Only posts in this moderation state when the poll reads them. A post that comes into it later (approved after newer posts were emitted) is not emitted.',
+					'Only posts in this moderation state when the poll reads them. A post that comes into it later (approved after newer posts were emitted) is emitted at the next poll, if it was published within the Late Posts Window.',
 				options: [
 					{ name: 'Any Status', value: '', description: 'Every post as the feed collects it' },
 					{ name: 'Moderated', value: 'moderated', description: 'Held back for review' },
@@ -103,7 +103,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 						typeOptions: { minValue: 1, maxValue: 100 },
 						default: DEFAULT_MAX_PAGES_PER_FEED,
 						description:
-							'Pages of 100 posts one poll may read of a feed. When there are more new posts, the next polls read on and then emit them all, oldest first; none are skipped.',
+							'Pages of 100 posts one poll may read of a feed. When there are more, the poll emits the new posts it read and the next polls read on; none are skipped.',
 					},
 					{
 						displayName: 'Posts in a Manual Run',
@@ -160,7 +160,7 @@ function logOutcomes(ctx: IPollFunctions, outcomes: FeedPollResult['outcomes']):
 			log.info(`recorded where feed ${feedId} stands (post ${outcome.mark}) without emitting its posts`);
 		} else if (outcome.kind === 'held') {
 			log.info(
-				`feed ${feedId} has more new posts than this poll may read (${outcome.count} read so far); the next polls read on and then emit them all, oldest first`,
+				`feed ${feedId} has more posts to read than this poll may: ${outcome.posts.length} new posts emitted, the next polls read on`,
 			);
 		} else if (outcome.kind === 'notAsked') {
 			log.info(`the key's rate limit allows too few requests now; feed ${feedId} is read first by the next poll`);

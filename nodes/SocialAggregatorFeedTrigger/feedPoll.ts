@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	DEFAULT_LATE_HOURS,
 	FEED_PAGE_SIZE,
+	publishedAt,
+	storedAt,
 	walkFeedPosts,
 	type FeedPost,
 	type FetchFeedPage,
@@ -13,18 +15,25 @@ import type { PollOutcome } from '../shared/pollRun';
 
 export const DEFAULT_MAX_PAGES_PER_FEED = 10;
 
-/** One feed's memory between polls. */
-interface FeedMark extends IDataObject {
-	/** The highest post id emitted or recorded: a post at or below it is never emitted again (a restored post keeps its id). */
+/** At most this many post IDs remembered per feed (about 90 KB): the newest, when a window holds more. */
+const MAX_SEEN_PER_FEED = 10_000;
+
+/** One feed's memory between polls (docs/exactly-once.md#social-aggregator-feed-trigger). */
+interface FeedMemory extends IDataObject {
+	/** The posts emitted or recorded that the window may still list, ascending: none is emitted again. */
+	seen: number[];
+	/** The highest post ID the last complete walk began under: a post that gives no time is new only above it. */
 	mark: number;
-	/** Posts above the mark already emitted (found by a walk after its first page showed a lower id). */
-	recent?: number[];
-	/** When the newest post at or below the mark was stored (ms): the walk looks this far back, less the late window. */
-	since?: number;
 	/**
-	 * A walk the page budget stopped before it was done: the new posts read so far (newest first) and the page it
-	 * stopped before. The next poll reads on from there and then emits them all, oldest first.
+	 * When the newest post seen was stored (ms). The window holds the posts published a Late Posts Window before it: a
+	 * post published earlier is old, whether seen or not.
 	 */
+	since?: number;
+	/** Memory kept before the trigger remembered each post: a post at or below the mark counts as seen until a walk completes. */
+	upToMark?: boolean;
+	/** The first walk was stopped before the window's end: the next polls record on (posts up to the mark), emitting nothing. */
+	recording?: boolean;
+	/** A walk the page budget stopped before the window's end: the page it reads on from. */
 	held?: HeldWalk;
 	/** The last poll's budget ran out before this feed was asked: the next poll asks it first. */
 	skipped?: boolean;
@@ -32,13 +41,16 @@ interface FeedMark extends IDataObject {
 
 /** What the trigger keeps between polls (the node's static data). */
 export interface FeedPollState extends IDataObject {
-	/** The moderation-status filter the marks belong to; another filter starts afresh. */
+	/** The moderation-status filter the memory belongs to; another filter starts afresh. */
 	filter?: string;
-	feeds?: Record<string, FeedMark>;
+	feeds?: Record<string, FeedMemory>;
 }
 
-/** What one poll did with a feed: the mark it recorded, or how many posts it holds. A feed that fails fails the poll. */
-type FeedOutcome = Exclude<PollOutcome<FeedPost, { mark: number }, { count: number }>, { kind: 'failed' }>;
+/**
+ * What one poll did with a feed: where it stands recorded, the posts it emitted, or those it emitted of a walk it
+ * holds. A feed that fails fails the poll.
+ */
+type FeedOutcome = Exclude<PollOutcome<FeedPost, { mark: number }, { posts: FeedPost[] }>, { kind: 'failed' }>;
 
 export interface FeedPollResult {
 	/** New posts of every feed, each oldest first, feed after feed in the order read (those left out last time first). */
@@ -58,38 +70,94 @@ interface PollOptions {
 	lateMs?: number;
 }
 
-/** The memory that still applies: the same status filter, only the feeds asked for, each mark a number. */
-function recallFeeds(filter: string, feedIds: string[], previous: FeedPollState): Record<string, FeedMark> {
+const isId = (id: unknown): id is number => Number.isSafeInteger(id);
+
+/** A held walk as saved: a page to read on from, beyond the first. One saved with its posts (before IDs only) is read afresh. */
+function recallHeld(held: unknown): HeldWalk | undefined {
+	if (!held || typeof held !== 'object') return undefined;
+	const walk = held as HeldWalk;
+	if ('posts' in walk || !Number.isInteger(walk.nextPage) || walk.nextPage < 2) return undefined;
+	return walk;
+}
+
+/**
+ * The memory that still applies: the same status filter, only the feeds asked for (by the number their ID writes, so
+ * that `012` and `12` share one). Memory saved before the trigger remembered each post (a mark and the IDs above it)
+ * holds every post up to its mark as seen until a walk completes.
+ */
+function recallFeeds(filter: string, feedIds: string[], previous: FeedPollState): Record<string, FeedMemory> {
 	const known = previous.filter === filter && previous.feeds ? previous.feeds : {};
-	const marks: Record<string, FeedMark> = {};
+	const marks: Record<string, FeedMemory> = {};
 	for (const feedId of feedIds) {
-		const entry = known[feedId];
+		const entry = known[feedId] ?? known[String(Number(feedId))];
 		if (!entry || typeof entry.mark !== 'number' || !Number.isFinite(entry.mark)) continue;
-		const held = entry.held;
-		const heldOk = held && Array.isArray(held.posts) && Number.isInteger(held.nextPage) && held.nextPage > 1;
-		marks[feedId] = {
-			mark: entry.mark,
-			...(typeof entry.since === 'number' && Number.isFinite(entry.since) ? { since: entry.since } : {}),
-			...(Array.isArray(entry.recent) ? { recent: entry.recent.filter((id) => Number.isSafeInteger(id)) } : {}),
-			...(heldOk ? { held } : {}),
-			...(entry.skipped === true ? { skipped: true } : {}),
-		};
+		const saved = Array.isArray(entry.seen) ? entry.seen : Array.isArray(entry.recent) ? entry.recent : [];
+		const memory: FeedMemory = { seen: saved.filter(isId), mark: entry.mark };
+		if (typeof entry.since === 'number' && Number.isFinite(entry.since)) memory.since = entry.since;
+		if (!Array.isArray(entry.seen) || entry.upToMark === true) memory.upToMark = true;
+		if (entry.recording === true) memory.recording = true;
+		const held = recallHeld(entry.held);
+		if (held) memory.held = held;
+		if (entry.skipped === true) memory.skipped = true;
+		marks[feedKey(feedId)] = memory;
 	}
 	return marks;
 }
 
+/** One key per feed however its ID is written. */
+function feedKey(feedId: string): string {
+	return String(Number(feedId));
+}
+
+/** The window of a feed's memory: posts published from `start` (ms) on; undefined where no post gave a time. */
+function windowOf(since: number | undefined, lateMs: number): { start?: number } {
+	return since === undefined ? {} : { start: since - lateMs };
+}
+
+/** Whether a post was published before the window (undefined: no time tells, or no window). */
+function beforeWindow(post: FeedPost, window: { start?: number }): boolean | undefined {
+	const published = publishedAt(post);
+	if (published === undefined || window.start === undefined) return undefined;
+	return published < window.start;
+}
+
 /**
- * The memory after a finished walk. The mark moves up to the highest id the walk's first page showed: every post up to
- * it was there when the walk began, so the walk met it. A post found above it is kept in `recent`, since a post
- * stored after the walk began may sit on a page it had already read, and must still count as new next time.
+ * Where a walk over the window ends: at a post stored and published before the window, since in any legal order
+ * (by storing, by publishing) every post listed after it is then out of it. A post that gives no time ends it at
+ * or below the mark (every post, for a feed without memory).
  */
-function markAfter(memory: FeedMark, walk: WalkResult): FeedMark {
-	const mark = Math.max(memory.mark, walk.start?.id ?? memory.mark);
-	const next: FeedMark = { mark };
-	const recent = [...new Set([...(memory.recent ?? []), ...walk.posts.map((post) => post.id)])].filter((id) => id > mark);
-	if (recent.length > 0) next.recent = recent.sort((a, b) => a - b);
-	const since = Math.max(memory.since ?? Number.NEGATIVE_INFINITY, walk.start?.stored ?? Number.NEGATIVE_INFINITY);
+function belowWindow(memory: FeedMemory | undefined, lateMs: number) {
+	return (post: FeedPost, since: number | undefined): boolean => {
+		const stored = storedAt(post);
+		const published = publishedAt(post);
+		if (since === undefined || stored === undefined || published === undefined) return !memory || post.id <= memory.mark;
+		return Math.max(stored, published) < since - lateMs;
+	};
+}
+
+/**
+ * The IDs remembered after a complete walk: every post read that the next window holds (and, among those that give no
+ * time, those above the mark), and of the posts remembered but not listed now (deleted, moved out of the status), those
+ * no older than the oldest kept. The newest MAX_SEEN_PER_FEED.
+ */
+function seenAfter(memory: FeedMemory | undefined, read: Map<number, FeedPost>, window: { start?: number }, mark: number): number[] {
+	const kept: number[] = [];
+	for (const post of read.values()) {
+		const before = beforeWindow(post, window);
+		if (before === false || (before === undefined && post.id > mark)) kept.push(post.id);
+	}
+	const lowest = kept.length > 0 ? Math.min(...kept) : Number.POSITIVE_INFINITY;
+	for (const id of memory?.seen ?? []) if (!read.has(id) && id >= lowest) kept.push(id);
+	return [...new Set(kept)].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+}
+
+/** The memory after a complete walk: the window moved up to the newest post stored when the walk began. */
+function memoryAfter(memory: FeedMemory | undefined, walk: WalkResult, read: Map<number, FeedPost>, lateMs: number): FeedMemory {
+	const mark = Math.max(memory?.mark ?? Number.NEGATIVE_INFINITY, walk.start?.id ?? walk.highestId ?? 0);
+	const since = Math.max(memory?.since ?? Number.NEGATIVE_INFINITY, walk.start?.stored ?? Number.NEGATIVE_INFINITY);
+	const next: FeedMemory = { seen: [], mark: Number.isFinite(mark) ? mark : 0 };
 	if (Number.isFinite(since)) next.since = since;
+	next.seen = seenAfter(memory, read, windowOf(next.since, lateMs), next.mark);
 	return next;
 }
 
@@ -122,36 +190,61 @@ type PollLimits = ReturnType<typeof pollLimits>;
 type PageBudget = ReturnType<typeof pageBudget>;
 
 /** Feeds the budget left out last time (or never reached) first, so that a tight budget reaches every feed in turn. */
-function readingOrder(feedIds: string[], marks: Record<string, FeedMark>): string[] {
-	const waiting = (id: string) => !marks[id] || marks[id].skipped === true;
+function readingOrder(feedIds: string[], marks: Record<string, FeedMemory>): string[] {
+	const waiting = (id: string) => !marks[feedKey(id)] || marks[feedKey(id)].skipped === true;
 	return [...feedIds.filter(waiting), ...feedIds.filter((id) => !waiting(id))];
 }
 
 /** What one feed's poll did, and the memory it leaves (none for a feed without memory that was not asked). */
 interface FeedSettled {
 	outcome: FeedOutcome;
-	next?: FeedMark;
+	next?: FeedMemory;
+}
+
+/**
+ * A first walk, or one that records on: every post read up to where the feed stood when recording began is seen,
+ * nothing emitted. Posts stored since (above that ID) are left for the first complete walk to emit.
+ */
+function settleRecording(memory: FeedMemory | undefined, walk: WalkResult, read: Map<number, FeedPost>, lateMs: number): FeedSettled {
+	const mark = memory?.mark ?? walk.start?.id ?? walk.highestId ?? 0;
+	const recorded = new Map([...read].filter(([id]) => id <= mark));
+	if (walk.done) return { outcome: { kind: 'recorded', mark }, next: memoryAfter(memory, walk, recorded, lateMs) };
+	const seen = [...new Set([...(memory?.seen ?? []), ...recorded.keys()])].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+	const next: FeedMemory = { seen, mark, recording: true, held: walk.held };
+	const since = memory?.since ?? walk.start?.stored;
+	if (since !== undefined) next.since = since;
+	return { outcome: { kind: 'recorded', mark }, next };
 }
 
 /** One feed's walk made into its outcome and its memory. */
-function settleFeed(memory: FeedMark | undefined, walk: WalkResult): FeedSettled {
+function settleFeed(memory: FeedMemory | undefined, walk: WalkResult, read: Map<number, FeedPost>, lateMs: number): FeedSettled {
 	if (walk.requests === 0) return { outcome: { kind: 'notAsked' }, next: memory && { ...memory, skipped: true } };
-	if (!memory) {
-		// Recorded from what was read, whether or not the window was read to its end: a post above it comes later.
-		const recorded: FeedMark = { mark: walk.highestId ?? 0 };
-		if (walk.start?.stored !== undefined) recorded.since = walk.start.stored;
-		return { outcome: { kind: 'recorded', mark: recorded.mark }, next: recorded };
-	}
-	if (walk.done) return { outcome: { kind: 'emitted', posts: walk.posts }, next: markAfter(memory, walk) };
-	const held: FeedMark = { ...memory, held: walk.held };
+	if (!memory || memory.recording) return settleRecording(memory, walk, read, lateMs);
+	if (walk.done) return { outcome: { kind: 'emitted', posts: walk.posts }, next: memoryAfter(memory, walk, read, lateMs) };
+	// Held: the posts found are emitted now and remembered; the next polls read on from where this one stopped.
+	const seen = [...new Set([...memory.seen, ...walk.posts.map((post) => post.id)])].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+	const held: FeedMemory = { ...memory, seen, held: walk.held };
 	delete held.skipped;
-	return { outcome: { kind: 'held', count: walk.posts.length }, next: held };
+	return { outcome: { kind: 'held', posts: walk.posts }, next: held };
 }
 
-/** One feed's poll: its walk from its mark (or from where a held walk stopped), as far as its pages and the budget allow. */
+/** Whether a post is not new to a feed's memory: seen, before the window, or (giving no time) at or below the mark. */
+function oldTo(memory: FeedMemory | undefined, lateMs: number): (post: FeedPost) => boolean {
+	// Without memory every post is old: the walk only records where the feed stands.
+	if (!memory) return () => true;
+	const seen = new Set(memory.seen);
+	const window = windowOf(memory.since, lateMs);
+	return (post) => {
+		if (seen.has(post.id) || (memory.upToMark === true && post.id <= memory.mark)) return true;
+		if (memory.recording === true) return post.id <= memory.mark;
+		return beforeWindow(post, window) ?? post.id <= memory.mark;
+	};
+}
+
+/** One feed's poll: its walk over the window (or on from where a held walk stopped), as far as its pages and the budget allow. */
 async function pollFeed(
 	feedId: string,
-	memory: FeedMark | undefined,
+	memory: FeedMemory | undefined,
 	fetchPage: FetchFeedPage,
 	limits: PollLimits,
 	budget: PageBudget,
@@ -159,28 +252,28 @@ async function pollFeed(
 	// Reading on reads the held walk's last page again first: with fewer than two requests it could not move on.
 	const resuming = memory?.held !== undefined && memory.held.nextPage > 2;
 	if (resuming && budget.left() < 2) return { outcome: { kind: 'notAsked' }, next: { ...memory, skipped: true }, requests: 0 };
-	// Without memory every post is old: the walk only finds where the feed stands.
-	const mark = memory?.mark ?? Number.POSITIVE_INFINITY;
-	const recent = new Set(memory?.recent ?? []);
+	const isOld = oldTo(memory, limits.lateMs);
+	const read = new Map<number, FeedPost>();
 	const walk = await walkFeedPosts(
 		(page, size) => fetchPage(feedId, page, size),
-		{ isOld: (post) => post.id <= mark || recent.has(post.id), since: memory?.since, lateMs: limits.lateMs },
+		{ isOld, isBelow: belowWindow(memory, limits.lateMs), since: memory?.since, lateMs: limits.lateMs },
 		{
 			maxPages: memory?.held ? limits.resumePages : limits.maxPages,
 			perPage: limits.perPage,
 			held: memory?.held,
 			spend: budget.spend,
+			onRead: (posts) => posts.forEach((post) => read.set(post.id, post)),
 		},
 	);
-	return { ...settleFeed(memory, walk), requests: walk.requests };
+	return { ...settleFeed(memory, walk, read, limits.lateMs), requests: walk.requests };
 }
 
 /**
- * One poll over the feeds: a feed without memory records the highest id among its posts of the late window and emits
- * nothing; a feed with memory emits every post above its mark, oldest first, and moves the mark to the highest. The
- * walk (shared/feedWalk.ts) reads down until posts published before the window, whatever order the service lists
- * them in. A feed whose walk needs more pages than the budget allows emits nothing yet and holds what it read; the
- * next polls read on.
+ * One poll over the feeds. A feed without memory records the posts of its window and emits nothing. A feed with memory
+ * emits every post of its window it has not emitted or recorded, oldest first, whatever its ID: a post that comes into
+ * the status filter late (approved after newer ones) is emitted at the first poll that lists it. The walk
+ * (shared/feedWalk.ts) reads down to posts published before the window, whatever order the service lists them in. A
+ * feed whose window needs more pages than the budget allows emits what it read and the next polls read on.
  */
 export async function pollFeeds(
 	filter: string,
@@ -192,16 +285,20 @@ export async function pollFeeds(
 	const limits = pollLimits(options);
 	const budget = pageBudget(options.budgetLeft);
 	const marks = recallFeeds(filter, feedIds, previous);
-	const next: Record<string, FeedMark> = {};
+	const next: Record<string, FeedMemory> = {};
 	const outcomes: Record<string, FeedOutcome> = {};
 	const posts: FeedPollResult['posts'] = [];
 	let requests = 0;
 	for (const feedId of readingOrder(feedIds, marks)) {
-		const settled = await pollFeed(feedId, marks[feedId], fetchPage, limits, budget);
+		const key = feedKey(feedId);
+		if (outcomes[key]) continue;
+		const settled = await pollFeed(feedId, marks[key], fetchPage, limits, budget);
 		requests += settled.requests;
-		if (settled.next) next[feedId] = settled.next;
-		outcomes[feedId] = settled.outcome;
-		if (settled.outcome.kind === 'emitted') posts.push(...settled.outcome.posts.map((post) => ({ feedId, post })));
+		if (settled.next) next[key] = settled.next;
+		outcomes[key] = settled.outcome;
+		if (settled.outcome.kind === 'emitted' || settled.outcome.kind === 'held') {
+			posts.push(...settled.outcome.posts.map((post) => ({ feedId, post })));
+		}
 	}
 	return { posts, outcomes, requests, state: { filter, feeds: next } };
 }

@@ -13,7 +13,7 @@ import { feedIdList } from '../shared/input';
 import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
-import { catchUp } from './catchUp';
+import { catchUp, readGap, type CatchUpResult, type GapSpan } from './catchUp';
 import {
 	answerDelivery,
 	applySettings,
@@ -28,7 +28,7 @@ import {
 	type DeliverySettings,
 } from './delivery';
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
-import { finished, lookBackAgain, lookBackDue, RETRY_AFTER_SECONDS, takePlace } from './inFlight';
+import { finished, lookBackAgain, lookBackDue, putOffLookBack, RETRY_AFTER_SECONDS, takePlace, takePutOffLookBack } from './inFlight';
 import { checkExists, create, deliverySecrets, liveSubscriptionId, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
@@ -256,7 +256,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		if (signal) ids.push(signal.id);
 		try {
 			// The gap's posts are older than the delivery's own: they come first.
-			if (signal) items.unshift(...(await caughtUpItems(this, signal, signalAt, deliveredPosts(input.map((item) => item.json)))));
+			if (signal) items.unshift(...(await lookBackItems(this, key, signal, signalAt, input)));
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
@@ -284,30 +284,67 @@ function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySetti
 }
 
 /**
- * The items of what the subscription missed (catchUp.ts), shaped and filtered like deliveries; what could not be
- * caught up is logged. Run in the execution of the delivery that looked back.
+ * The items of a look back, the one put off last included (its kick, and the posts deliveries carried since). One that
+ * fails gives none and is put off to the next delivery this process receives: the delivery goes on with its own items,
+ * and the execution's custom data and n8n's log say what was put off and why.
  */
-async function caughtUpItems(ctx: IExecuteFunctions, signal: CatchUpSignal, signalAt: number, delivered: Set<string>): Promise<INodeExecutionData[]> {
+async function lookBackItems(
+	ctx: IExecuteFunctions,
+	key: string,
+	signal: CatchUpSignal,
+	signalAt: number,
+	input: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const putOff = takePutOffLookBack(key);
+	const kick = putOff?.kick ?? signal;
+	const delivered = new Set([...(putOff?.delivered ?? []), ...deliveredPosts(input.map((item) => item.json))]);
+	const putOffAgain = (error: unknown, gap: GapSpan | undefined) => {
+		const reason = error instanceof Error ? error.message : String(error);
+		putOffLookBack(key, { kick, delivered: [...delivered], gap });
+		ctx.logger.warn(`Social Aggregator Trigger: the look back for missed deliveries (from delivery ${kick.id}) failed and is put off to the next delivery: ${reason}`);
+		ctx.customData?.set('catchUp', `put off to the next delivery: ${reason}`.slice(0, 255));
+		return [];
+	};
+	try {
+		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: putOff?.gap });
+		return unread ? putOffAgain(unread.error, unread.gap) : items;
+	} catch (error) {
+		return putOffAgain(error, putOff?.gap);
+	}
+}
+
+/**
+ * The items of what the subscription missed (catchUp.ts), shaped and filtered like deliveries; what could not be
+ * caught up is logged, a gap found whose posts could not be read given back. Run in the execution of the delivery
+ * that looked back.
+ */
+async function caughtUpItems(
+	ctx: IExecuteFunctions,
+	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: GapSpan },
+): Promise<{ items: INodeExecutionData[]; unread?: CatchUpResult['unread'] }> {
 	const subscriptionId = liveSubscriptionId(ctx);
-	if (!subscriptionId) return [];
+	if (!subscriptionId) return { items: [] };
 	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);
-	const at = typeof signal.occurred_at === 'string' ? Date.parse(signal.occurred_at) : NaN;
-	const result = await catchUp(ctx, {
+	const { kick, signalAt, delivered, gap } = lookBack;
+	const at = typeof kick.occurred_at === 'string' ? Date.parse(kick.occurred_at) : NaN;
+	const request = {
 		subscriptionId,
-		kick: { id: signal.id, at: Number.isNaN(at) ? Date.now() : at },
+		kick: { id: kick.id, at: Number.isNaN(at) ? Date.now() : at },
 		spanDays: catchUpDays(settings.options.catchUpDays),
 		feedIds: feedIdList(settings.options.feedIds),
 		delivered,
-	});
+	};
+	const result = gap ? await readGap(ctx, request, gap) : await catchUp(ctx, request);
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);
 	// Most look backs find nothing: only a catch-up that did something is worth an info line.
 	const level = result.redelivered > 0 || result.deliveries.length > 0 ? 'info' : 'debug';
 	ctx.logger[level](
 		`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${result.redelivered} failed deliveries sent again, ${result.deliveries.length} posts of the gap read`,
 	);
-	return result.deliveries.flatMap((delivery) =>
+	const items = result.deliveries.flatMap((delivery) =>
 		applySettings(delivery, settings, false).items.map((json) => ({ json, pairedItem: { item: signalAt } })),
 	);
+	return { items, unread: result.unread };
 }
 
 /** Whether a setting is an expression, so webhook() emitted each delivery whole for execute() to shape. */

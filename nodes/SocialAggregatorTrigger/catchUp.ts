@@ -33,12 +33,16 @@ export interface CatchUpRequest {
 	delivered?: Set<string>;
 }
 
+export type GapSpan = NonNullable<CatchUpPlan['gap']>;
+
 export interface CatchUpResult {
 	/** The gap's posts as deliveries, oldest first. */
 	deliveries: Delivery[];
 	redelivered: number;
 	/** What the user should know: a log the service does not keep, a span that cut the gap. */
 	notes: string[];
+	/** A gap found (its failed deliveries sent again) whose posts could not be read, and why. */
+	unread?: { gap: GapSpan; error: unknown };
 }
 
 /**
@@ -147,16 +151,33 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	}
 	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
 	const redelivered = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
+	if (!plan.gap) return { deliveries: [], redelivered, notes };
+	// The failed deliveries are sent: the log no longer shows the gap, so a later try reads it as found here.
+	return { ...(await readGap(ctx, request, plan.gap, notes)), redelivered };
+}
+
+/**
+ * The gap a look back found (its failed deliveries sent again) but could not read, read alone on a later try: the log
+ * no longer shows it.
+ */
+export async function readGap(ctx: IExecuteFunctions, request: CatchUpRequest, gap: GapSpan, notes: string[] = []): Promise<CatchUpResult> {
+	try {
+		return { deliveries: await gapDeliveries(ctx, request, gap, notes), redelivered: 0, notes };
+	} catch (error) {
+		return { deliveries: [], redelivered: 0, notes, unread: { gap, error } };
+	}
+}
+
+/** The posts stored in the gap on every feed read, as deliveries of their own, oldest first. */
+async function gapDeliveries(ctx: IExecuteFunctions, request: CatchUpRequest, gap: GapSpan, notes: string[]): Promise<Delivery[]> {
 	const deliveries: Array<{ at: number; postId: number; delivery: Delivery }> = [];
-	if (plan.gap) {
-		for (const feed of await feedsToRead(ctx, request.feedIds)) {
-			for (const post of await gapPostsOf(ctx, feed, plan.gap, notes)) {
-				// Stored a moment before the delivery that closes the gap, and in it: not the gap's.
-				if (request.delivered?.has(`${String(feed.id)}:${String(post.id)}`)) continue;
-				deliveries.push({ at: createdAt(post), postId: Number(post.id), delivery: caughtUpDelivery(feed, post) });
-			}
+	for (const feed of await feedsToRead(ctx, request.feedIds)) {
+		for (const post of await gapPostsOf(ctx, feed, gap, notes)) {
+			// Stored a moment before the delivery that closes the gap, and in it: not the gap's.
+			if (request.delivered?.has(`${String(feed.id)}:${String(post.id)}`)) continue;
+			deliveries.push({ at: createdAt(post), postId: Number(post.id), delivery: caughtUpDelivery(feed, post) });
 		}
 	}
 	deliveries.sort((a, b) => a.at - b.at || a.postId - b.postId);
-	return { deliveries: deliveries.map((d) => d.delivery), redelivered, notes };
+	return deliveries.map((d) => d.delivery);
 }

@@ -240,19 +240,7 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		// After the copy check: a copy of a delivery already handled is still answered 200, so its sender stops retrying.
 		const stale = ageRefusal(delivery, id, maxAgeMinutes(request), request.receivedAt ?? Date.now());
 		if (stale) return stale;
-		const settings = storedSettings(request.parameter);
-		// A setting that is an expression is evaluated in execute(), with the delivery as its input.
-		if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp: lookBackSignal(request, delivery, id) };
-		const { items, ignored } = applySettings(delivery, settings, request.manual);
-		if (ignored) {
-			const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
-			const answer: DeliveryAnswer = { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
-			// A delivery the filters ignore starts nothing and leaves the look back to the next one, but a test
-			// delivery (one a re-enable asks for) looks back even with test deliveries off.
-			const catchUp = isTestDelivery(delivery) ? lookBackSignal(request, delivery, id) : undefined;
-			return catchUp ? { ...answer, items: [], id, catchUp } : answer;
-		}
-		return { status: 200, body: startedBody(delivery), items, remember, id, catchUp: lookBackSignal(request, delivery, id) };
+		return settledAnswer(request, delivery, id, remember);
 	} catch (error) {
 		// A signed delivery of an unexpected shape, or an option that fails: a 4xx, never n8n's 500; not
 		// remembered, so a retry is handled afresh.
@@ -260,6 +248,29 @@ export function answerDelivery(request: DeliveryRequest): DeliveryAnswer {
 		const message = `Social Aggregator Trigger: delivery ${id ?? '(no id)'} could not be handled: ${reason}`;
 		return refusal(422, 'unusable_delivery', 'The delivery could not be handled', { level: 'warn', message });
 	}
+}
+
+/** A delivery not handled before, under the trigger's settings: its items, or why it starts nothing; and whether it looks back. */
+function settledAnswer(request: DeliveryRequest, delivery: Delivery, id: string | undefined, remember: string | undefined): DeliveryAnswer {
+	const settings = storedSettings(request.parameter);
+	// A setting that is an expression is evaluated in execute(), with the delivery as its input.
+	if (!settings) return { status: 200, body: startedBody(delivery), items: [delivery], remember, id, catchUp: lookBackSignal(request, delivery, id) };
+	const { items, ignored } = applySettings(delivery, settings, request.manual);
+	if (ignored) {
+		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
+		const answer: DeliveryAnswer = { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
+		// A delivery the filters ignore starts nothing and leaves the look back to the next one, but a test
+		// delivery (one a re-enable asks for) looks back even with test deliveries off.
+		const catchUp = isTestDelivery(delivery) ? lookBackSignal(request, delivery, id) : undefined;
+		return catchUp ? { ...answer, items: [], id, catchUp } : answer;
+	}
+	const catchUp = lookBackSignal(request, delivery, id);
+	if (items.length === 0 && !catchUp) {
+		// A `post.created` with an empty `posts` list: nothing to start, and the sender is told so.
+		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: it carries no posts`;
+		return { status: 200, body: { received: true, ignored: 'the delivery carries no posts' }, log: { level: 'debug', message }, remember };
+	}
+	return { status: 200, body: startedBody(delivery), items, remember, id, catchUp };
 }
 
 /**
@@ -300,11 +311,13 @@ function deliveryFeedId(delivery: Delivery): string | undefined {
 
 /**
  * The posts a delivery's items carry, as `<feed>:<post>`: from items of one post each (with their `feed`), or from a
- * delivery whole (`data.posts`). A catch-up does not read them as the gap's.
+ * delivery whole (`data.posts`). A catch-up does not read them as the gap's. A test delivery's posts are samples (the
+ * service may pick real posts of the gap): they stand in for none.
  */
 export function deliveredPosts(items: IDataObject[]): Set<string> {
 	const keys = new Set<string>();
 	for (const item of items) {
+		if (item.test === true || isTestDelivery(item as Delivery)) continue;
 		const posts = isObject(item.data) && Array.isArray(item.data.posts) ? item.data.posts : undefined;
 		const feedId = posts ? deliveryFeedId(item as Delivery) : deliveryFeedId({ data: { feed: item.feed } });
 		for (const post of posts ?? [item]) {

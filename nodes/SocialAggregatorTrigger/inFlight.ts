@@ -100,10 +100,45 @@ const lastReceived = new Map<string, number>();
 export function lookBackDue(trigger: string, now = Date.now()): boolean {
 	const last = lastReceived.get(trigger);
 	keepRecent(lastReceived, trigger, now, TRIGGERS_KEPT);
+	const putOff = putOffLookBacks.get(trigger);
+	if (putOff && !putOff.handedOn) {
+		putOff.handedOn = true;
+		return true;
+	}
 	return last === undefined || now - last >= QUIET_MS;
 }
 
 /** A delivery that was to look back was refused (503): the next one looks back instead. */
 export function lookBackAgain(trigger: string): void {
 	lastReceived.delete(trigger);
+	const putOff = putOffLookBacks.get(trigger);
+	if (putOff) putOff.handedOn = false;
+}
+
+/**
+ * A look back that failed (the service answering 5xx past the retries, say): the delivery that asked for it, and the
+ * posts deliveries carried since, which are theirs and not the gap's.
+ */
+export interface PutOffLookBack {
+	kick: { id: string; occurred_at: string | null };
+	delivered: string[];
+	/** The gap it had found (the failed deliveries sent again), when reading the gap's posts is what failed. */
+	gap?: { after: number; before: number };
+	/** A delivery carries it on: the next one asks only if that one is refused. */
+	handedOn?: boolean;
+}
+
+/** Per trigger: the look back put off, tried again with the next delivery this process receives, until it completes. */
+const putOffLookBacks = new Map<string, PutOffLookBack>();
+
+/** Puts a failed look back off to the next delivery. */
+export function putOffLookBack(trigger: string, lookBack: PutOffLookBack): void {
+	keepRecent(putOffLookBacks, trigger, { kick: lookBack.kick, delivered: lookBack.delivered, gap: lookBack.gap }, TRIGGERS_KEPT);
+}
+
+/** The look back put off for `trigger`, taken: the execution that takes it tries it again (and puts it off if it fails). */
+export function takePutOffLookBack(trigger: string): PutOffLookBack | undefined {
+	const putOff = putOffLookBacks.get(trigger);
+	putOffLookBacks.delete(trigger);
+	return putOff;
 }

@@ -23,6 +23,8 @@ export interface FeedPage {
 	posts: FeedPost[];
 	/** `meta.total_pages` where the service gave it. */
 	totalPages?: number;
+	/** `meta.total_count` where the service gave it: a list that shrinks between two page reads pulled posts up. */
+	totalCount?: number;
 }
 
 export type FetchFeedPage = (feedId: string, page: number, perPage: number) => Promise<FeedPage>;
@@ -41,7 +43,7 @@ export function feedPageAnswer(body: unknown, at: { page: number; statusCode?: n
 		}
 		return { ...post, id } as FeedPost;
 	});
-	return { posts, totalPages: meta?.total_pages };
+	return { posts, totalPages: meta?.total_pages, totalCount: meta?.total_count };
 }
 
 /** A time field in ms, or undefined. */
@@ -52,8 +54,13 @@ function timeOf(value: unknown): number | undefined {
 }
 
 /** When the service stored a post (`created_at`), else when it was published (never later than its storing). */
-function storedAt(post: IDataObject): number | undefined {
+export function storedAt(post: IDataObject): number | undefined {
 	return timeOf(post.created_at) ?? timeOf(post.external_created_at);
+}
+
+/** When a post was published on its platform (`external_created_at`), else when the service stored it. */
+export function publishedAt(post: IDataObject): number | undefined {
+	return timeOf(post.external_created_at) ?? timeOf(post.created_at);
 }
 
 /** Oldest first: the order the service stored the posts in, which their ids follow. */
@@ -61,8 +68,14 @@ const byIdAscending = (a: FeedPost, b: FeedPost) => a.id - b.id;
 
 /** Where a walk stops: below what was there before the posts it looks for. */
 export interface WalkBound {
-	/** Whether a post was there before: at or below the mark, or stored before the gap. */
+	/** Whether a post is not one the walk looks for: seen before, at or below a mark, or stored before the gap. */
 	isOld: (post: FeedPost) => boolean;
+	/**
+	 * Whether every post listed after this one (not pinned) is out of what the walk looks for, in any legal order: the
+	 * walk ends at a page whose last post is. Given `since` as the walk knows it. Without it, a page ends the walk when
+	 * its last post is old and published the late window before `since`.
+	 */
+	isBelow?: (post: FeedPost, since: number | undefined) => boolean;
 	/**
 	 * When the newest post there before was stored (ms); undefined: not known, the old posts read tell. Any post stored
 	 * later was published at most `lateMs` before it was stored, so not before `since - lateMs`.
@@ -71,10 +84,8 @@ export interface WalkBound {
 	lateMs: number;
 }
 
-/** A walk that a page cap stopped: what it found, and where it reads on. */
+/** A walk that a page cap stopped: where it reads on. The posts it found were given to the walk's caller. */
 export interface HeldWalk extends IDataObject {
-	/** The posts found so far that are not old, newest first. */
-	posts: FeedPost[];
 	/** The page to read next. */
 	nextPage: number;
 	/** The ids of the last page read, which the walk reads again first to see whether the list moved. */
@@ -93,7 +104,7 @@ interface WalkStart extends IDataObject {
 }
 
 export interface WalkResult {
-	/** Every post found that is not old: oldest first when `done`. */
+	/** Every post this walk found that is not old, oldest first (by id), whether or not it is done. */
 	posts: FeedPost[];
 	done: boolean;
 	/** Set when not done: where the next walk reads on. */
@@ -113,7 +124,9 @@ export interface WalkResult {
  */
 function endsWalk(posts: FeedPost[], bound: WalkBound, since: number | undefined): boolean {
 	const last = [...posts].reverse().find((post) => post.pinned !== true);
-	if (!last || !bound.isOld(last)) return false;
+	if (!last) return false;
+	if (bound.isBelow) return bound.isBelow(last, since);
+	if (!bound.isOld(last)) return false;
 	const published = timeOf(last.external_created_at);
 	if (since === undefined || published === undefined) return true;
 	return published < since - bound.lateMs;
@@ -129,55 +142,105 @@ function firstPage(posts: FeedPost[]): WalkStart {
 }
 
 /**
+ * A page's posts taken into a walk: the new ones found, the highest id, and (without a known `since`) when the newest
+ * old post read was stored, which tells how far back the walk reads.
+ */
+function takePage(
+	posts: FeedPost[],
+	bound: WalkBound,
+	found: Map<number, FeedPost>,
+	known: { highestId?: number; since?: number },
+): { highestId?: number; since?: number } {
+	let { highestId, since } = known;
+	for (const post of posts) {
+		highestId = Math.max(highestId ?? post.id, post.id);
+		const stored = storedAt(post);
+		if (!bound.isOld(post)) found.set(post.id, post);
+		else if (bound.since === undefined && stored !== undefined) since = Math.max(since ?? stored, stored);
+	}
+	return { highestId, since };
+}
+
+/**
+ * Whether a page read again to see where a held walk stands shows that the list moved down since: none of the posts
+ * read last, and every post on it stored after them (posts stored since pushed the rest further down).
+ */
+function movedDown(posts: FeedPost[], lastRead: Set<number>): boolean {
+	const highestRead = Math.max(...lastRead);
+	return posts.length > 0 && lastRead.size > 0 && posts.every((post) => post.id > highestRead);
+}
+
+/**
  * Reads a feed's posts from page 1 (or where a held walk stopped) until a page ends the walk (`endsWalk`) or the list
- * ends, at most `maxPages` requests, each allowed by `spend`. Pages are offsets, so posts added meanwhile push posts
- * down (read again, dropped by id) and posts deleted pull them up: a held walk first reads again the last page it
- * read, and starts over from page 1 when that page holds none of the posts it read.
+ * ends, at most `maxPages` requests, each allowed by `spend`; `onRead` sees every page's posts. Pages are offsets, so
+ * posts added meanwhile push posts down (read again, dropped by id) and posts deleted pull them up: a held walk first
+ * reads again the last page it read, reads on while that page holds only posts stored since, and starts over from
+ * page 1 when it holds none of the posts it read and older ones.
  */
 export async function walkFeedPosts(
 	fetchPage: (page: number, perPage: number) => Promise<FeedPage>,
 	bound: WalkBound,
-	options: { maxPages: number; perPage?: number; held?: HeldWalk; spend?: () => boolean },
+	options: { maxPages: number; perPage?: number; held?: HeldWalk; spend?: () => boolean; onRead?: (posts: FeedPost[]) => void },
 ): Promise<WalkResult> {
 	const perPage = Math.max(1, Math.min(FEED_PAGE_SIZE, Math.floor(options.perPage ?? FEED_PAGE_SIZE)));
 	const spend = options.spend ?? (() => true);
-	const found = new Map<number, FeedPost>((options.held?.posts ?? []).map((post) => [post.id, post]));
-	const lastRead = new Set<number>([...(options.held?.seen ?? []), ...found.keys()]);
+	const found = new Map<number, FeedPost>();
+	const lastRead = new Set<number>(options.held?.seen ?? []);
 	let page = options.held ? Math.max(1, options.held.nextPage - 1) : 1;
-	let checkOverlap = page > 1;
+	let checkOverlap = page > 1 && lastRead.size > 0;
 	let since = bound.since;
 	let highestId: number | undefined;
 	let start = options.held?.start;
 	let seen: number[] = [];
 	let requests = 0;
+	let count: number | undefined;
+	// Where to go on once the pages read again after the list shrank are read (see below).
+	let goOnAt: number | undefined;
 	while (requests < options.maxPages && spend()) {
-		const { posts, totalPages } = await fetchPage(page, perPage);
+		const { posts, totalPages, totalCount } = await fetchPage(page, perPage);
 		requests++;
-		if (checkOverlap && !posts.some((post) => lastRead.has(post.id))) {
+		const lost = checkOverlap && !posts.some((post) => lastRead.has(post.id));
+		if (lost && !movedDown(posts, lastRead)) {
 			// Posts deleted since moved the list up past the last page read: start again from the top.
 			checkOverlap = false;
 			page = 1;
 			continue;
 		}
-		checkOverlap = false;
+		checkOverlap = lost;
 		if (page === 1 && !start && posts.length > 0) start = firstPage(posts);
-		for (const post of posts) {
-			highestId = Math.max(highestId ?? post.id, post.id);
-			const stored = storedAt(post);
-			if (!bound.isOld(post)) found.set(post.id, post);
-			// Without a known `since`, the old posts read tell when the newest of them was stored.
-			else if (bound.since === undefined && stored !== undefined) since = Math.max(since ?? stored, stored);
-		}
+		options.onRead?.(posts);
+		({ highestId, since } = takePage(posts, bound, found, { highestId, since }));
 		seen = posts.map((post) => post.id);
-		const lastPage = posts.length < perPage || (totalPages !== undefined && page >= totalPages);
-		if (lastPage || endsWalk(posts, bound, since)) {
-			return { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start };
+		const shrank = count !== undefined && totalCount !== undefined && totalCount < count ? count - totalCount : 0;
+		if (totalCount !== undefined) count = totalCount;
+		if (shrank > 0 && page > 1) {
+			// Posts deleted, rejected or moved out meanwhile pulled as many posts up onto the pages already read: read
+			// those pages again (as far back as the list shrank), then go on after this one.
+			goOnAt = Math.max(goOnAt ?? 0, page + 1);
+			page = Math.max(1, page - Math.ceil(shrank / perPage));
+			continue;
+		}
+		if (goOnAt === undefined) {
+			// A page shorter than asked ends the list only where the service did not say how many pages there are.
+			const lastPage = posts.length === 0 || (totalPages !== undefined ? page >= totalPages : posts.length < perPage);
+			if (lastPage || endsWalk(posts, bound, since)) {
+				return { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start };
+			}
 		}
 		page++;
+		if (goOnAt !== undefined && page >= goOnAt - 1) {
+			page = goOnAt;
+			goOnAt = undefined;
+		}
 	}
-	const held: HeldWalk = { posts: [...found.values()].sort((a, b) => b.id - a.id), nextPage: page };
-	if (seen.length > 0) held.seen = seen;
-	else if (options.held?.seen) held.seen = options.held.seen;
+	const held = heldAt(page, seen.length > 0 ? seen : options.held?.seen, start);
+	return { posts: [...found.values()].sort(byIdAscending), done: false, held, requests, highestId, start };
+}
+
+/** Where a walk stopped by its page cap reads on: the page, the ids of the last page read, the first page's start. */
+function heldAt(nextPage: number, seen: number[] | undefined, start: WalkStart | undefined): HeldWalk {
+	const held: HeldWalk = { nextPage };
+	if (seen) held.seen = seen;
 	if (start) held.start = start;
-	return { posts: held.posts, done: false, held, requests, highestId, start };
+	return held;
 }

@@ -18,7 +18,7 @@ export type PollOutcome<Post, Recorded extends object, Held extends object> =
 	| ({ kind: 'recorded' } & Recorded)
 	/** Read down to what it knew: these posts are new. */
 	| { kind: 'emitted'; posts: Post[] }
-	/** More new posts than the pages allowed: the posts read are held, the next polls read on; nothing emitted yet. */
+	/** More new posts than the pages allowed: the next polls read on (a trigger says what it keeps or emits of the posts read). */
 	| ({ kind: 'held' } & Held)
 	/** The budget was spent before the source was asked: its memory stays as it was. */
 	| { kind: 'notAsked' }

@@ -10,9 +10,10 @@
  * the test delivery that asks for the catch-up (test deliveries off, as a workflow that pins every post has them)
  * is acted on by nothing; a retry of the delivery acted on before the outage, sent while the catch-up runs, pins
  * nothing. Then a feed with a pinned post, 150 posts and 5 stored 3 hours late during each outage, in both listing
- * orders: publishing again, the example, and the subscription set active at the service followed by one new post
- * each act on every post of the gap once, nothing before it again; and Send Test to a workflow with the defaults
- * runs it once, its item marked test.
+ * orders: publishing again, the example, the subscription set active at the service followed by one new post, and
+ * the same with the first delivery's look back meeting feed pages that answer 503 past the retries (put off) and one
+ * more post once the service recovers, each act on every post of the gap and of those deliveries once, nothing before
+ * it again, no execution failed; and Send Test to a workflow with the defaults runs it once, its item marked test.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -420,14 +421,23 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 		await waitFor('the history acted on', () => (pins(fake).length >= 41 ? true : undefined), { timeoutMs: 60_000 });
 		const subscriptionId = (await subscriptionAt(ctx, url))!.id;
 
-		const ways: Array<{ label: string; order: 'pinnedThenPlatform' | 'stored'; comeBack: () => Promise<number | undefined> }> = [
+		/** The subscription set active at the service, then one new post: the post its delivery carries. */
+		const activeAtService = async () => {
+			assert.equal(await ownerSend(ctx, 'PATCH', `/webhooks/${subscriptionId}`, { status: 'active' }), 200);
+			fake.control.clock.advance(2000);
+			const [post] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
+			await fake.control.webhooks.settle();
+			return Number(post.id);
+		};
+		/** The posts made by coming back (their deliveries' own), beside the gap's. */
+		const ways: Array<{ label: string; order: 'pinnedThenPlatform' | 'stored'; comeBack: () => Promise<number[]> }> = [
 			{
 				label: 'published again',
 				order: 'pinnedThenPlatform',
 				comeBack: async () => {
 					await ctx.n8n.rest('POST', `/rest/workflows/${workflowId}/deactivate`, {});
 					await ctx.n8n.publish(workflowId);
-					return undefined;
+					return [];
 				},
 			},
 			{
@@ -438,18 +448,28 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 					run.assertSuccess();
 					// The plain workflow's subscription, disabled by the same outage, is re-enabled beside it.
 					assert.ok(run.items('Re-Enable').some((item) => item.id === subscriptionId), 'the example did not re-enable the subscription');
-					return undefined;
+					return [];
 				},
 			},
 			{
 				label: 'set active at the service, then one new post',
 				order: 'pinnedThenPlatform',
+				comeBack: async () => [await activeAtService()],
+			},
+			{
+				label: 'set active at the service; the first delivery looks back into feed pages that answer 503 past the retries; the service recovers; one more post',
+				order: 'stored',
 				comeBack: async () => {
-					assert.equal(await ownerSend(ctx, 'PATCH', `/webhooks/${subscriptionId}`, { status: 'active' }), 200);
+					const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
+					const first = await activeAtService();
+					// Its execution runs with its own post; the look back is put off.
+					await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+					await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+					fake.control.faults.remove(failing);
 					fake.control.clock.advance(2000);
-					const [post] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
+					const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
 					await fake.control.webhooks.settle();
-					return Number(post.id);
+					return [first, Number(next.id)];
 				},
 			},
 		];
@@ -458,9 +478,12 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 			const gap = await outage(feed, subscriptionId);
 			const pinnedBefore = pins(fake).length;
 			const started = Date.now();
-			const newPost = await way.comeBack();
+			const executionsBefore = await ctx.n8n.executions(workflowId);
+			const newPosts = await way.comeBack();
 			assert.equal((await subscriptionAt(ctx, url))?.status, 'active', `${way.label}: the subscription is not active`);
-			await assertGapOnce(newPost === undefined ? gap : [...gap, newPost], pinnedBefore, `${way.label} (${way.order})`, started);
+			await assertGapOnce([...gap, ...newPosts], pinnedBefore, `${way.label} (${way.order})`, started);
+			const failed = (await ctx.n8n.executions(workflowId)).filter((run) => !executionsBefore.some((old) => old.id === run.id) && run.status !== 'success');
+			assert.deepEqual(failed.map((run) => run.status), [], `${way.label}: executions that did not succeed`);
 			process.stderr.write(`[catch-up] ${way.label}, ${way.order} order: ${gap.length} posts of the gap acted on once each\n`);
 		}
 		fake.control.setPostOrder(null);

@@ -14,9 +14,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { e2eSuite, node, recordTiming, sleep, waitFor, workflow, type ExecutionResult } from './lib';
+import { e2eSuite, everyTenSeconds, nextPoll, node, recordTiming, waitFor, workflow, type ExecutionResult } from './lib';
 
-const SECONDS = [0, 10, 20, 30, 40, 50];
 const HOUR = 3_600_000;
 const NODE_NAME = 'New Feed Posts';
 
@@ -42,7 +41,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 						{
 							feedIds: [String(orderFeedId)],
 							simplify: false,
-							pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+							pollTimes: everyTenSeconds(),
 						},
 						{ name: NODE_NAME },
 					),
@@ -55,7 +54,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 					{
 						feedIds: [String(feedId)],
 						simplify: false,
-						pollTimes: { item: SECONDS.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+						pollTimes: everyTenSeconds(),
 					},
 					{ name: NODE_NAME },
 				),
@@ -74,33 +73,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 			.posts.map((post) => Number(post.id))
 			.sort((a, b) => a - b);
 
-	/**
-	 * Waits for the next scheduled poll, and answers how many requests it made. A poll begins with page 1 and asks the
-	 * pages after it one by one; it has ended when the next poll asks for page 1 (10 s after it began), or when no
-	 * request has come for 8 s. No timing margin decides what belongs to which poll, however loaded the machine.
-	 */
-	async function nextPoll(of = polls): Promise<number> {
-		const isStart = (request: { query: Record<string, unknown> }) => request.query.page === '1';
-		const before = of().length;
-		await waitFor('a scheduled poll', () => of().slice(before).some(isStart), { timeoutMs: 25_000, intervalMs: 50 });
-		const start = before + of().slice(before).findIndex(isStart);
-		let seen = -1;
-		let quietSince = Date.now();
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const after = of().slice(start + 1);
-			const next = after.findIndex(isStart);
-			if (next >= 0) return 1 + next;
-			if (after.length !== seen) {
-				seen = after.length;
-				quietSince = Date.now();
-			} else if (Date.now() - quietSince >= 8000) {
-				return 1 + after.length;
-			}
-			if (Date.now() > deadline) throw new Error('a poll went on asking for pages for 60 s');
-			await sleep(100);
-		}
-	}
+	const nextFeedPoll = async (of = polls) => await nextPoll(of);
 
 	async function executions(n: number): Promise<ExecutionResult[]> {
 		const found = await ctx.n8n.waitForExecutions(workflowId, n, { timeoutMs: 40_000 });
@@ -123,7 +96,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 
 	it('a scheduled poll with nothing new is one request and starts nothing', async () => {
 		const started = Date.now();
-		const requests = await nextPoll();
+		const requests = await nextFeedPoll();
 		recordTiming('wait for a scheduled Feed Trigger poll', Date.now() - started);
 		process.stderr.write(`[e2e] requests of a Feed Trigger poll with nothing new: ${requests}\n`);
 		assert.equal(requests, 1);
@@ -131,7 +104,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 	});
 
 	it('250 posts added between two polls start one execution with all of them, once, oldest first, over 3 pages', async () => {
-		await nextPoll();
+		await nextFeedPoll();
 		const added = addPosts(250);
 		const before = polls().length;
 		const started = Date.now();
@@ -146,14 +119,14 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 			['1', '2', '3'],
 		);
 		// The polls after it emit nothing again; each reads the posts of the late window, here the whole list.
-		const quiet = await nextPoll();
+		const quiet = await nextFeedPoll();
 		process.stderr.write(`[e2e] requests of a quiet Feed Trigger poll, ${40 + 250} posts in the window: ${quiet}\n`);
 		assert.equal(quiet, Math.ceil((40 + 250) / 100));
 		assert.equal((await ctx.n8n.executions(workflowId)).length, 1);
 	});
 
 	it('posts added while n8n is stopped come once after it starts again; nothing is repeated', async () => {
-		await nextPoll();
+		await nextFeedPoll();
 		const port = ctx.n8n.port;
 		await ctx.n8n.stop();
 		const added = addPosts(7);
@@ -164,8 +137,8 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 		assert.deepEqual(ids(newest), added);
 		assert.equal(ids(burst).length, 250);
 		// Two more polls: nothing new, nothing started.
-		await nextPoll();
-		assert.equal(await nextPoll(), Math.ceil((40 + 250 + 7) / 100));
+		await nextFeedPoll();
+		assert.equal(await nextFeedPoll(), Math.ceil((40 + 250 + 7) / 100));
 		assert.equal((await ctx.n8n.executions(workflowId)).length, 2);
 	});
 
@@ -189,7 +162,7 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 			const emitted = async (executions: Array<{ id: string }>) =>
 				(await Promise.all(executions.map(async ({ id }) => (await ctx.n8n.execution(id)).items(NODE_NAME)))).flat().map((item) => Number(item.id));
 			fake.control.setPostOrder(order);
-			await nextPoll(orderPolls);
+			await nextFeedPoll(orderPolls);
 			const before = await ctx.n8n.executions(orderWorkflowId);
 			const ids = (posts: Array<Record<string, unknown>>) => posts.map((post) => Number(post.id));
 			const added = [
@@ -206,11 +179,11 @@ describe('Social Aggregator Feed Trigger polled by a real n8n', () => {
 				},
 				{ timeoutMs: 60_000, intervalMs: 1000 },
 			);
-			await nextPoll(orderPolls);
+			await nextFeedPoll(orderPolls);
 			const afterOne = await ctx.n8n.executions(orderWorkflowId);
 			found = await emitted(afterOne.filter((run) => !before.some((old) => old.id === run.id)));
 			assert.deepEqual([...found].sort((a, b) => a - b), added, 'every post once, no other');
-			const quiet = await nextPoll(orderPolls);
+			const quiet = await nextFeedPoll(orderPolls);
 			const listed = fake.control.requests.list({ method: 'GET' }).filter((request) => request.path === `/feeds/${orderFeedId}/posts`).at(-1);
 			process.stderr.write(`[e2e] ${order}: requests of the Feed Trigger poll after the 155 posts, nothing new: ${quiet} (last page asked ${String(listed?.query.page)})\n`);
 			assert.ok(quiet >= 1 && quiet <= 4, `a quiet poll took ${quiet} requests`);

@@ -14,7 +14,8 @@ import {
 import type { FaultSpec } from './faults';
 import { seedFeed, syncFeed, type SeedFeedOptions, type SyncOptions, type SyncResult } from './feeds';
 import { confirmEmail, decideDevice, issueTemporaryKey, newKeyString } from './keys';
-import { postJson } from './posts';
+import { postJson, type StatusMix } from './posts';
+import type { PostChangeSpec } from './postChanges';
 import type { MediaControl } from './media';
 import type { KeyLimits } from './rateLimit';
 import type { Reply } from './router';
@@ -123,6 +124,12 @@ export interface Control {
 	/** Pins or unpins a post (as `POST /feeds/{feed_id}/posts/{id}/pin` does). */
 	setPinned(postId: number, pinned: boolean): Record<string, unknown>;
 	getPost(postId: number): Record<string, unknown> | null;
+	/** Changes to posts made once the Nth request of a route is answered: a list that moves while it is read. */
+	postChanges: {
+		add(spec: PostChangeSpec): string;
+		list(): ReturnType<Service['postChanges']['all']>;
+		clear(): void;
+	};
 
 	createKey(options: { userId: number; type?: 'permanent' | 'temporary'; confirmed?: boolean }): { key: string; id: string; expiresAt: string | null };
 	confirmEmail(email: string): { confirmed: boolean; keysExtended: number };
@@ -265,6 +272,11 @@ export function buildControl(svc: Service): Control {
 		getPost: (postId) => {
 			const post = svc.state.posts.get(postId);
 			return post ? { ...postJson(post), deleted: post.deleted } : null;
+		},
+		postChanges: {
+			add: (spec) => svc.postChanges.add(spec),
+			list: () => svc.postChanges.all(),
+			clear: () => svc.postChanges.clear(),
 		},
 		createKey: ({ userId, type = 'permanent', confirmed = true }) => {
 			const user = svc.state.users.get(userId);
@@ -420,7 +432,10 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/rate_limits/headers', wrap((b) => ctl().rateLimits.setHeaders(b.send === undefined || b.send === null ? undefined : b.send === true)));
 
 	c.post('/feeds/seed', wrap((b) => seedFeed(svc, { ...(b as unknown as SeedFeedOptions), posts: num(b.posts, 'posts') })));
-	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as 'public' | 'mixed' | undefined, publishedBeforeMs: b.publishedBeforeMs === undefined ? undefined : num(b.publishedBeforeMs, 'publishedBeforeMs') })));
+	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as StatusMix | undefined, publishedBeforeMs: b.publishedBeforeMs === undefined ? undefined : num(b.publishedBeforeMs, 'publishedBeforeMs') })));
+	c.get('/post-changes', wrap(() => svc.postChanges.all()));
+	c.post('/post-changes', wrap((b) => ({ id: svc.postChanges.add(b as unknown as PostChangeSpec) })));
+	c.delete('/post-changes', wrap(() => svc.postChanges.clear()));
 	c.post('/post-order', wrap((b) => { svc.postOrderOverride = parsePostOrder(b.order as PostOrder | null); return { order: svc.postOrder }; }));
 	c.post('/posts/:id/pinned', wrap((b, p) => ctl().setPinned(num(p.id, 'id'), b.pinned !== false)));
 	c.post('/posts/:id/status', wrap((b, p) => ctl().setPostStatus(num(p.id, 'id'), str(b.status, 'status') as ModerationStatus | 'deleted')));

@@ -247,7 +247,7 @@ export interface SeedFeedOptions {
 	accountId?: number;
 	name?: string;
 	sources?: Array<{ platform: string; term: string; term_type: string }>;
-	/** 'public' (default): every post public; 'mixed': some moderated and rejected. */
+	/** 'public' (default): every post public; 'mixed': some moderated and rejected; 'moderated': all held for review. */
 	mix?: StatusMix;
 	/** Time between posts (default 10 minutes); the newest post is one minute before now. */
 	spacingMs?: number;

@@ -345,4 +345,44 @@ describe('feed sync', () => {
 			await auto.close();
 		}
 	});
+
+	test("mix 'moderated': the posts of a sync wait for review, listed only once approved", async () => {
+		const { posts } = h.fake.control.syncFeed(2, { newPosts: 3, mix: 'moderated' });
+		expect(posts.every((p) => p.moderation_status === 'moderated')).toBe(true);
+		const listed = async () => (await allPosts(2, { status: 'public' })).map((p) => p.id);
+		expect(await listed()).not.toContain(posts[0].id);
+		await h.api.post(`/feeds/2/posts/${posts[0].id}/approve`);
+		expect(await listed()).toContain(posts[0].id);
+	});
+});
+
+describe('post changes after the Nth request of a route (a list that moves while it is read)', () => {
+	test('the change is made right after the Nth matching request is answered, once, for the query asked', async () => {
+		const pinned = (await h.api.get('/feeds/2/posts', { query: { page: 1, per_page: 10 } })).body.data[5].id;
+		h.fake.control.setPinned(pinned, true);
+		const page1 = await h.api.get('/feeds/2/posts', { query: { page: 1, per_page: 10 } });
+		const ids = page1.body.data.map((p: any) => p.id);
+		h.fake.control.postChanges.add({ path: '/feeds/:id/posts', query: { page: '1' }, afterRequests: 2, action: 'delete', postIds: ids.slice(0, 3).filter((id: number) => id !== pinned) });
+		h.fake.control.postChanges.add({ path: '/feeds/:id/posts', afterRequests: 2, action: 'unpin', postIds: [pinned] });
+		const again = await h.api.get('/feeds/2/posts', { query: { page: 1, per_page: 10 } });
+		expect(again.body.data.map((p: any) => p.id)).toEqual(ids);
+		// The second page-1 request is answered in full; the posts are gone right after it.
+		expect((await h.api.get('/feeds/2/posts', { query: { page: 1, per_page: 10 } })).body.data.map((p: any) => p.id)).toEqual(ids);
+		expect(h.fake.control.getPost(ids.find((id: number) => id !== pinned))).toMatchObject({ deleted: true });
+		expect(h.fake.control.getPost(pinned)).toMatchObject({ pinned: false });
+		expect(h.fake.control.postChanges.list()).toEqual([]);
+		const after = await h.api.get('/feeds/2/posts', { query: { page: 1, per_page: 10 } });
+		expect(after.body.data.map((p: any) => p.id)).toEqual(expect.not.arrayContaining(ids.slice(0, 3).filter((id: number) => id !== pinned)));
+	});
+
+	test('reject, moderate and approve; an unknown action is refused', async () => {
+		const [p] = (await h.api.get('/feeds/2/posts', { query: { per_page: 1 } })).body.data;
+		h.fake.control.postChanges.add({ path: '/feeds/:id', action: 'reject', postIds: [p.id] });
+		await h.api.get('/feeds/2');
+		expect(h.fake.control.getPost(p.id)).toMatchObject({ moderation_status: 'rejected' });
+		h.fake.control.postChanges.add({ path: '/feeds/:id', action: 'approve', postIds: [p.id] });
+		await h.api.get('/feeds/2');
+		expect(h.fake.control.getPost(p.id)).toMatchObject({ moderation_status: 'public' });
+		expect(() => h.fake.control.postChanges.add({ path: '/feeds', action: 'explode' as never, postIds: [] })).toThrow(/action must be one of/);
+	});
 });

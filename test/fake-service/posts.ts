@@ -13,7 +13,8 @@ export const MODERATION_STATUSES: ModerationStatus[] = ['public', 'moderated', '
 
 const SENTIMENTS = ['positive', 'neutral', 'negative'];
 
-export type StatusMix = 'public' | 'mixed';
+/** 'public': every post public; 'mixed': some moderated and rejected; 'moderated': every post held for review. */
+export type StatusMix = 'public' | 'mixed' | 'moderated';
 
 /** One feed post for a source; `mix` decides whether some posts start moderated or rejected. */
 export function buildFeedPost(state: State, feed: Feed, source: Source, createdAt: number, mix: StatusMix, storedAt = createdAt): FeedPost {
@@ -21,7 +22,7 @@ export function buildFeedPost(state: State, feed: Feed, source: Source, createdA
 	state.sourceSeq.set(source.id, seq);
 	const g = generatePost(source.platform, source.termType, source.term, seq, createdAt, `${state.seed}|feed${feed.id}`);
 	const id = state.nextId('post', 1001);
-	let status: ModerationStatus = 'public';
+	let status: ModerationStatus = mix === 'moderated' ? 'moderated' : 'public';
 	if (mix === 'mixed') {
 		if (id % 13 === 0) status = 'moderated';
 		else if (id % 29 === 0) status = 'rejected';

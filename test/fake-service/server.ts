@@ -161,6 +161,7 @@ async function handleApi(svc: Service, req: IncomingMessage, res: ServerResponse
 		} catch (err) {
 			reply = errorReply(err, svc);
 		}
+		svc.postChanges.answered(method, path, query, svc.state.posts);
 		const answered = svc.answers.apply(method, path, query, reply);
 		reply = svc.media.rewrite(answered.reply);
 		answerName = answered.id && `${answered.id}:answer`;

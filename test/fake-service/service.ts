@@ -2,6 +2,7 @@
 import { Answers } from './answers';
 import { Clock, type ClockOptions } from './clock';
 import { Faults } from './faults';
+import { PostChanges } from './postChanges';
 import { MediaHost } from './media';
 import { syncFeed } from './feeds';
 import { socialAccountTick } from './social';
@@ -66,6 +67,9 @@ export class Service {
 	state: State;
 
 	readonly faults = new Faults();
+
+	/** Changes to posts due after the Nth request of a route (a list that moves while it is read). */
+	readonly postChanges = new PostChanges();
 
 	readonly answers = new Answers();
 
@@ -163,6 +167,7 @@ export class Service {
 		this.clock.restart();
 		this.state = buildSeed(this);
 		this.faults.clear();
+		this.postChanges.clear();
 		this.answers.clear();
 		this.media.reset();
 		this.limiter.resetWindows();

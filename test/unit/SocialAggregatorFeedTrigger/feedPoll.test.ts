@@ -39,7 +39,7 @@ describe('pollFeeds', () => {
 		api.add('1', 30);
 		const result = await pollFeeds('', ['1'], {}, api.fetch);
 		expect(result.posts).toEqual([]);
-		expect(result.state).toEqual({ filter: '', feeds: { '1': { mark: 1030 } } });
+		expect(result.state).toEqual({ filter: '', feeds: { '1': { seen: [], mark: 1030 } } });
 		expect(api.asked).toEqual([['1', 1, 100]]);
 	});
 
@@ -59,7 +59,8 @@ describe('pollFeeds', () => {
 		expect(ids(burst.posts)).toEqual(added);
 		expect(api.asked.filter(([feed]) => feed === '1').map(([, page]) => page)).toEqual([1, 2, 3]);
 		state = burst.state;
-		expect(state.feeds?.['1']).toEqual({ mark: added[added.length - 1] });
+		// Posts that give no time are new above the mark: nothing else to remember.
+		expect(state.feeds?.['1']).toEqual({ seen: [], mark: added[added.length - 1] });
 	});
 
 	it('never emits a post at or below the mark again (a deleted post restored keeps its id)', async () => {
@@ -77,16 +78,18 @@ describe('pollFeeds', () => {
 		expect(fourth.posts).toEqual([]);
 	});
 
-	it('a budget spent part way holds what it read and emits it all, in order, once the walk reaches the mark', async () => {
+	it('a budget spent part way emits what it read; the next polls read on and emit the rest, each once', async () => {
 		const api = new FeedStub();
 		api.add('1', 10);
 		const start = await pollFeeds('', ['1'], {}, api.fetch, { perPage: 10 });
 		const burst = api.add('1', 35);
 		const held = await pollFeeds('', ['1'], start.state, api.fetch, { perPage: 10, budgetLeft: 2 });
-		expect(held.posts).toEqual([]);
-		expect(held.outcomes['1']).toEqual({ kind: 'held', count: 20 });
+		expect(ids(held.posts)).toEqual(burst.slice(15));
+		expect(held.outcomes['1']).toEqual({ kind: 'held', posts: held.posts.map((p) => p.post) });
 		expect(held.state.feeds?.['1'].held?.nextPage).toBe(3);
 		expect(held.state.feeds?.['1'].mark).toBe(start.state.feeds?.['1'].mark);
+		// What a held walk keeps is IDs and where it reads on, never whole posts.
+		expect(held.state.feeds?.['1'].held).toEqual({ nextPage: 3, seen: burst.slice(15, 25).reverse(), start: { id: burst[34] } });
 
 		const none = await pollFeeds('', ['1'], held.state, api.fetch, { perPage: 10, budgetLeft: 0 });
 		expect(none.outcomes['1']).toEqual({ kind: 'notAsked' });
@@ -101,7 +104,7 @@ describe('pollFeeds', () => {
 		const later = api.add('1', 4);
 		api.asked = [];
 		const done = await pollFeeds('', ['1'], one.state, api.fetch, { perPage: 10 });
-		expect(ids(done.posts)).toEqual(burst);
+		expect(ids(done.posts)).toEqual(burst.slice(0, 15));
 		expect(api.asked.map(([, page]) => page)).toEqual([2, 3, 4]);
 		const after = await pollFeeds('', ['1'], done.state, api.fetch, { perPage: 10 });
 		expect(ids(after.posts)).toEqual(later);
@@ -114,12 +117,12 @@ describe('pollFeeds', () => {
 		const burst = api.add('1', 40);
 		const held = await pollFeeds('', ['1'], start.state, api.fetch, { perPage: 10, budgetLeft: 3 });
 		expect(held.state.feeds?.['1'].held?.nextPage).toBe(4);
-		// 12 of the posts held are deleted: page 3 now holds only posts older than all it read.
+		// 12 of the posts emitted are deleted: page 3 now holds only posts older than all it read.
 		const gone = burst.slice(18, 30);
 		api.remove('1', gone);
 		api.asked = [];
 		const done = await pollFeeds('', ['1'], held.state, api.fetch, { perPage: 10 });
-		expect(ids(done.posts)).toEqual(burst);
+		expect([...ids(held.posts), ...ids(done.posts)].sort((a, b) => a - b)).toEqual(burst);
 		expect(api.asked.map(([, page]) => page)).toEqual([3, 1, 2, 3]);
 	});
 
@@ -134,7 +137,7 @@ describe('pollFeeds', () => {
 			emitted.push(...ids(result.posts));
 			state = result.state;
 		}
-		expect(emitted).toEqual(burst);
+		expect(emitted.sort((a, b) => a - b)).toEqual(burst);
 	});
 
 	it('a budget too small for every feed reaches the feeds it left out first on the next poll', async () => {
@@ -154,7 +157,7 @@ describe('pollFeeds', () => {
 		const api = new FeedStub();
 		api.add('1', 3);
 		const newer = api.add('2', 3);
-		const state: FeedPollState = { filter: 'public', feeds: { '1': { mark: 0 }, '2': { mark: newer[0] } } };
+		const state: FeedPollState = { filter: 'public', feeds: { '1': { seen: [], mark: 0 }, '2': { seen: [], mark: newer[0] } } };
 		const same = await pollFeeds('public', ['2'], state, api.fetch);
 		expect(same.posts.map((p) => p.post.id)).toEqual(newer.slice(1));
 		expect(Object.keys(same.state.feeds ?? {})).toEqual(['2']);
@@ -167,7 +170,7 @@ describe('pollFeeds', () => {
 	it('stops at the end of the list when the mark is below every post', async () => {
 		const api = new FeedStub();
 		const posts = api.add('1', 15);
-		const poll = await pollFeeds('', ['1'], { filter: '', feeds: { '1': { mark: 0 } } }, api.fetch, { perPage: 10 });
+		const poll = await pollFeeds('', ['1'], { filter: '', feeds: { '1': { seen: [], mark: 0 } } }, api.fetch, { perPage: 10 });
 		expect(poll.posts.map((p) => p.post.id)).toEqual(posts);
 		expect(poll.requests).toBe(2);
 	});
@@ -234,5 +237,154 @@ describe('pollFeeds, in every legal order of the list', () => {
 			if (poll < 6) expected.push(...api.add(1), ...api.add(1, 6 * HOUR));
 		}
 		expect(emitted.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+	});
+});
+
+describe('pollFeeds: a post is new when it first shows in what the trigger watches', () => {
+	/** Every post of `all` emitted once, but those removed while read (emitted or not, each at most once); nothing else. */
+	function expectOnceEach(emitted: number[], all: number[], removed: number[]) {
+		expect(new Set(emitted).size).toBe(emitted.length);
+		expect(emitted.filter((id) => !removed.includes(id)).sort((a, b) => a - b)).toEqual(all.filter((id) => !removed.includes(id)));
+		expect(emitted.every((id) => all.includes(id))).toBe(true);
+	}
+	const fetchOf = (api: FeedListStub): FetchFeedPage => (_feedId, page, perPage) => api.fetch(page, perPage);
+	/** A feed of 300 posts an hour apart, one pinned, listed with the trigger's Status, and a first poll's memory. */
+	async function watchedFeed(order: ListOrder, status?: string) {
+		const api = new FeedListStub(order);
+		api.status = status;
+		const history = api.history(300);
+		api.pin(history[5]);
+		const first = await pollFeeds(status ?? '', ['1'], {}, fetchOf(api));
+		expect(first.posts).toEqual([]);
+		return { api, state: first.state };
+	}
+
+	it.each(ORDERS)('%s, Status Public: posts approved over polls in a moderator’s order are each emitted once, at the poll after their approval; rejected ones never', async (order) => {
+		const { api, state: start } = await watchedFeed(order, 'public');
+		let state = start;
+		const waiting = api.add(8, 0, 'moderated');
+		const poll = async () => {
+			const result = await pollFeeds('public', ['1'], state, fetchOf(api));
+			state = result.state;
+			return ids(result.posts);
+		};
+		expect(await poll()).toEqual([]);
+		const rounds = [waiting.slice(5), waiting.slice(0, 3), [waiting[4]]];
+		api.setStatus([waiting[3]], 'rejected');
+		for (const approved of rounds) {
+			api.setStatus(approved, 'public');
+			expect(await poll()).toEqual(approved);
+			expect(await poll()).toEqual([]);
+		}
+		// A quiet poll stays cheap: the window's 25 posts and the new ones fit on one page.
+		api.asked = [];
+		expect(await poll()).toEqual([]);
+		expect(api.asked.length).toBeLessThanOrEqual(2);
+	});
+
+	it.each(ORDERS.flatMap((order) => [[order, true] as const, [order, false] as const]))('%s, total_count given: %s: posts deleted while a poll reads pull others up onto a page already read; each of the others is emitted once', async (order, tellsCount) => {
+		const { api, state } = await watchedFeed(order);
+		api.tellsCount = tellsCount;
+		const burst = api.add(250);
+		const listedBefore = api.listed().map((post) => post.id);
+		// Right after page 1 is answered, three of its posts are deleted (spam removed as the sync lands).
+		const gone = listedBefore.slice(10, 13);
+		api.asked = [];
+		api.beforeAnswer = (asked) => {
+			if (asked === 1) api.remove(gone);
+		};
+		const first = await pollFeeds('', ['1'], state, fetchOf(api));
+		api.beforeAnswer = undefined;
+		const second = await pollFeeds('', ['1'], first.state, fetchOf(api));
+		const third = await pollFeeds('', ['1'], second.state, fetchOf(api));
+		expect(third.posts).toEqual([]);
+		expectOnceEach([...ids(first.posts), ...ids(second.posts), ...ids(third.posts)], burst, gone);
+		// The count tells the poll to read page 1 again; without it, the next poll finds the posts it missed.
+		expect(second.posts.length > 0).toBe(!tellsCount);
+	});
+
+	it.each(ORDERS)('%s, Status Public: posts rejected and unpinned while a poll reads; each other post emitted once', async (order) => {
+		const { api, state } = await watchedFeed(order, 'public');
+		const burst = api.add(250);
+		api.pin(burst[100]);
+		const listedBefore = api.listed().map((post) => post.id);
+		const rejected = listedBefore.slice(20, 24).filter((id) => id !== burst[100]);
+		api.asked = [];
+		api.beforeAnswer = (asked) => {
+			if (asked === 1) api.setStatus(rejected, 'rejected');
+			if (asked === 2) api.posts.forEach((post) => post.id === burst[100] && (post.pinned = false));
+		};
+		const emitted: number[] = [];
+		let next = state;
+		for (let poll = 0; poll < 3; poll++) {
+			const result = await pollFeeds('public', ['1'], next, fetchOf(api));
+			api.beforeAnswer = undefined;
+			emitted.push(...ids(result.posts));
+			next = result.state;
+		}
+		expectOnceEach(emitted, burst, rejected);
+	});
+
+	it('a backlog of 5,000 posts held over polls keeps IDs, not posts: the memory stays under 100 KB, and every post is emitted once', async () => {
+		const { api, state: start } = await watchedFeed('stored');
+		// Posts as the service gives them: a message and a poster each, so that a memory of whole posts would show.
+		const burst = api.add(5000);
+		for (const post of api.posts) Object.assign(post, { message: 'x'.repeat(200), poster: { name: 'someone', picture: 'https://example.com/p.jpg' } });
+		let state = start;
+		const emitted: number[] = [];
+		let largest = 0;
+		for (let poll = 0; poll < 12; poll++) {
+			const result = await pollFeeds('', ['1'], state, fetchOf(api));
+			emitted.push(...ids(result.posts));
+			state = result.state;
+			largest = Math.max(largest, JSON.stringify(state).length);
+		}
+		expect(emitted.sort((a, b) => a - b)).toEqual(burst);
+		expect(largest).toBeLessThan(100_000);
+	});
+
+	it('a walk held by one page a poll, with more than a page of new posts at every poll, emits at every poll', async () => {
+		const { api, state: start } = await watchedFeed('stored');
+		let state = start;
+		const added: number[] = [];
+		const emitted: number[] = [];
+		for (let poll = 0; poll < 6; poll++) {
+			added.push(...api.add(150));
+			const result = await pollFeeds('', ['1'], state, fetchOf(api), { maxPagesPerFeed: 1 });
+			expect(result.posts.length).toBeGreaterThan(0);
+			emitted.push(...ids(result.posts));
+			state = result.state;
+		}
+		// Once the posts stop coming, the next polls read on until every one of them is emitted, none twice.
+		for (let poll = 0; poll < 20; poll++) {
+			const result = await pollFeeds('', ['1'], state, fetchOf(api), { maxPagesPerFeed: 1 });
+			emitted.push(...ids(result.posts));
+			state = result.state;
+		}
+		expect(emitted.sort((a, b) => a - b)).toEqual(added);
+	});
+
+	it('one feed, one memory, however its ID is written', async () => {
+		const api = new FeedListStub('stored');
+		api.history(50);
+		const first = await pollFeeds('', ['012', '12'], {}, fetchOf(api));
+		expect(Object.keys(first.state.feeds ?? {})).toEqual(['12']);
+		const added = api.add(2);
+		const second = await pollFeeds('', ['12'], first.state, fetchOf(api));
+		expect(ids(second.posts)).toEqual(added);
+		const third = await pollFeeds('', ['012'], second.state, fetchOf(api));
+		expect(third.posts).toEqual([]);
+	});
+
+	it('memory saved before the trigger remembered each post (a mark) emits nothing again at or below it, then remembers each post', async () => {
+		const api = new FeedListStub('stored');
+		const history = api.history(50);
+		const since = Date.parse(String(api.posts[api.posts.length - 1].created_at));
+		const added = api.add(3);
+		const saved: FeedPollState = { filter: '', feeds: { '1': { mark: history[history.length - 1], since, recent: [added[1]] } as never } };
+		const first = await pollFeeds('', ['1'], saved, fetchOf(api));
+		expect(ids(first.posts)).toEqual([added[0], added[2]]);
+		expect(first.state.feeds?.['1'].upToMark).toBeUndefined();
+		expect((await pollFeeds('', ['1'], first.state, fetchOf(api))).posts).toEqual([]);
 	});
 });

@@ -495,6 +495,94 @@ describe('execute(), where the execution runs', () => {
 		expect((await node.execute.call(again.context))[0]).toEqual([]);
 	});
 
+	/**
+	 * A service for look backs: a log in which a delivery failed while n8n was away, kick_1 (after the re-enable) went
+	 * through, then dlv_2, later; one feed whose posts page holds `feedPosts`. `failing` makes the log or the feed
+	 * refuse (a refusal the transport does not retry: the look back fails at once).
+	 */
+	function lookBackService() {
+		const api = new WebhookApiStub();
+		api.add('https://x/webhook', ['post.created']);
+		const state = { failing: undefined as 'log' | 'feed' | undefined, asked: [] as string[], feedPosts: [] as IDataObject[] };
+		const log = [
+			{ id: 'failed_1', status: 'failed', created_at: '2026-01-01T09:00:00Z' },
+			{ id: 'kick_1', status: 'succeeded', created_at: '2026-01-01T10:06:00Z' },
+			{ id: 'dlv_2', status: 'succeeded', created_at: '2026-01-01T10:20:00Z' },
+		];
+		const list = (data: IDataObject[]) => ({ statusCode: 200, headers: {}, body: { data, meta: { page: 1, per_page: 100, total_count: data.length, total_pages: 1 } } });
+		const refused = { statusCode: 400, headers: {}, body: { error: { code: 'bad_request', message: 'Refused' } } };
+		const handle = api.handle.bind(api);
+		api.handle = async (request) => {
+			const path = new URL(String(request.url)).pathname.replace(/^\/v1/, '');
+			state.asked.push(`${String(request.method ?? 'GET')} ${path}`);
+			if (path === '/feeds') return list([{ id: 7, name: 'Brand' }]);
+			if (/^\/feeds\/\d+\/posts$/.test(path)) return state.failing === 'feed' ? refused : list(state.feedPosts);
+			if (path.endsWith('/redeliver')) return { statusCode: 202, headers: {}, body: {} };
+			if (!path.endsWith('/deliveries')) return await handle(request);
+			return state.failing === 'log' ? refused : list(log);
+		};
+		const staticData = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
+		const run = async (input: IDataObject[]) => {
+			const base = hookContext({ api, staticData, mode: 'webhook' });
+			const customData: Record<string, string> = {};
+			const context = {
+				...base.context,
+				getInputData: () => input.map((json) => ({ json })),
+				getNodeParameter: (name: string, _index: number, fallback: unknown) => parameterAt({ events: ['post.created'], output: 'eachPost', options: {} }, name, fallback),
+				customData: { set: (key: string, value: string) => (customData[key] = value) },
+				helpers: { ...base.context.helpers, checkProcessedAndRecord: async (keys: string[]) => ({ new: keys, processed: [] }) },
+			} as unknown as IExecuteFunctions;
+			return { items: (await node.execute.call(context))[0], logs: base.logs, customData };
+		};
+		const delivery = (id: string, postIds: number[]) => [
+			...postIds.map((postId) => ({ id: postId, feed: { id: 7 }, event_id: id })),
+			{ socialAggregatorCatchUp: { id, occurred_at: '2026-01-01T10:06:00Z' } },
+		];
+		return { state, run, delivery };
+	}
+	const eventIds = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.event_id);
+
+	it('a look back whose log read fails keeps the delivery\'s items and is put off: the next delivery looks back from the first one\'s kick', async () => {
+		const { state, run, delivery } = lookBackService();
+		state.failing = 'log';
+		const first = await run(delivery('kick_1', [11, 12]));
+		expect(eventIds(first.items)).toEqual(['kick_1', 'kick_1']);
+		expect(first.customData.catchUp).toMatch(/^put off to the next delivery: /);
+		expect(first.logs.some((line) => line.level === 'warn' && /kick_1.*put off/.test(line.message))).toBe(true);
+
+		// The next delivery this process receives looks back, once, though it is no first after a quiet spell.
+		expect(lookBackDue(KEY)).toBe(true);
+		expect(lookBackDue(KEY)).toBe(false);
+		state.failing = undefined;
+		state.asked = [];
+		const second = await run(delivery('dlv_2', [13]));
+		expect(second.customData.catchUp).toBeUndefined();
+		// Looked back from kick_1, the delivery after the re-enable: the failure before it is sent again. From dlv_2,
+		// 14 minutes after a delivery that went through, there would be nothing to catch up.
+		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
+		expect(eventIds(second.items)).toEqual(['dlv_2']);
+		// Done: nothing put off any more.
+		expect(lookBackDue(KEY)).toBe(false);
+	});
+
+	it('a gap that could not be read once its failed deliveries were sent again is read by the next look back alone; the posts both deliveries carried stay theirs', async () => {
+		const { state, run, delivery } = lookBackService();
+		const stored = (id: number, minute: number) => ({ id, created_at: `2026-01-01T09:${String(minute).padStart(2, '0')}:00Z`, external_created_at: `2026-01-01T09:${String(minute).padStart(2, '0')}:00Z` });
+		// Stored in the gap (09:00 to 10:06): posts 20 and 21, and 11 and 13, which the two deliveries carry themselves.
+		state.feedPosts = [stored(21, 30), stored(20, 20), stored(13, 15), stored(11, 10)];
+		state.failing = 'feed';
+		const first = await run(delivery('kick_1', [11]));
+		expect(eventIds(first.items)).toEqual(['kick_1']);
+		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
+		expect(lookBackDue(KEY)).toBe(true);
+		state.failing = undefined;
+		state.asked = [];
+		const second = await run(delivery('dlv_2', [13]));
+		expect(eventIds(second.items)).toEqual(['catch-up:7:20', 'catch-up:7:21', 'dlv_2']);
+		// The log is not read again (it no longer shows the gap), nothing is sent again.
+		expect(state.asked.filter((request) => request.includes('/deliveries'))).toEqual([]);
+	});
+
 	it('applies settings given as expressions to the delivery webhook() emitted whole', async () => {
 		const delivery = postCreated('dlv_late');
 		const parameters = { options: { feedIds: '={{ $vars.feeds }}' } };

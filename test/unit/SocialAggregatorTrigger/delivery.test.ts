@@ -48,6 +48,16 @@ describe('answerDelivery() without n8n', () => {
 		expect(answer.remember).toBe('d1');
 	});
 
+	it('a post.created with no posts starts nothing and says why; with a look back due, the look back runs', () => {
+		const empty = '{"id":"d2","event":"post.created","data":{"feed":{"id":7},"posts":[]}}';
+		const answer = answerDelivery(request(empty));
+		expect(answer).toMatchObject({ status: 200, body: { received: true, ignored: 'the delivery carries no posts' }, remember: 'd2' });
+		expect(answer.items).toBeUndefined();
+		const parameters = { options: { catchUpDays: 7 } };
+		const lookingBack = answerDelivery(request(empty, { lookBackDue: () => true, parameters }));
+		expect(lookingBack).toMatchObject({ status: 200, body: { received: true, id: 'd2' }, items: [], catchUp: { id: 'd2' } });
+	});
+
 	it('answers a copy this process handled as a duplicate, and does not remember it again', () => {
 		const seen: string[] = [];
 		const answer = answerDelivery(request(POST_CREATED, { handledBefore: (id) => (seen.push(id), true) }));
@@ -161,6 +171,11 @@ describe('deliveredPosts', () => {
 		expect(deliveredPosts([{ id: 5, feed: { id: 7 }, event_id: 'd1' }, { id: '6', feed: { id: 7 } }])).toEqual(new Set(['7:5', '7:6']));
 		expect(deliveredPosts([{ id: 'd1', event: 'post.created', data: { feed: { id: 3 }, posts: [{ id: 1 }, { id: 2 }, 'junk'] } }])).toEqual(new Set(['3:1', '3:2']));
 		expect(deliveredPosts([{ id: 'd2', event: 'social_account.expired', data: {} }, { id: 9 }])).toEqual(new Set());
+	});
+
+	it('a test delivery’s posts are samples, standing in for no post of a gap, whole or one item each', () => {
+		expect(deliveredPosts([{ id: 'd3', event: 'post.created', data: { feed: { id: 3 }, posts: [{ id: 1 }], test: true } }])).toEqual(new Set());
+		expect(deliveredPosts([{ id: 5, feed: { id: 7 }, event_id: 'd3', test: true }, { id: 6, feed: { id: 7 }, event_id: 'd4' }])).toEqual(new Set(['7:6']));
 	});
 });
 

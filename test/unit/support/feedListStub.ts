@@ -16,12 +16,18 @@ export class FeedListStub {
 	asked: number[] = [];
 	/** The service's clock (ms). */
 	now = Date.parse('2026-06-01T12:00:00Z');
+	/** Only posts in this moderation status are listed (the trigger's Status); undefined: every post. */
+	status?: string;
+	/** Called before each page is answered, with the number of pages asked so far: a test moves the list there. */
+	beforeAnswer?: (asked: number) => void;
+	/** Whether answers give `meta.total_count` (a service may leave it out). */
+	tellsCount = true;
 	private nextId = 1000;
 
 	constructor(public order: ListOrder) {}
 
 	/** `count` posts stored now, a second apart, each published `lateMs` before it was stored; their ids, oldest first. */
-	add(count: number, lateMs = 0): number[] {
+	add(count: number, lateMs = 0, moderationStatus = 'public'): number[] {
 		const ids: number[] = [];
 		for (let i = 0; i < count; i++) {
 			this.now += 1000;
@@ -32,6 +38,7 @@ export class FeedListStub {
 				created_at: new Date(this.now).toISOString(),
 				external_created_at: new Date(this.now - lateMs).toISOString(),
 				pinned: false,
+				moderation_status: moderationStatus,
 			});
 		}
 		return ids;
@@ -53,6 +60,11 @@ export class FeedListStub {
 		if (post) post.pinned = true;
 	}
 
+	/** Moves posts into a moderation status (a moderator approving or rejecting them). */
+	setStatus(ids: number[], moderationStatus: string): void {
+		for (const post of this.posts) if (ids.includes(post.id)) post.moderation_status = moderationStatus;
+	}
+
 	remove(ids: number[]): void {
 		this.posts = this.posts.filter((post) => !ids.includes(post.id));
 	}
@@ -61,7 +73,7 @@ export class FeedListStub {
 		const published = (post: FeedPost) => Date.parse(String(post.external_created_at));
 		const pinnedFirst = this.order === 'platformPinnedFirst' || this.order === 'storedPinnedFirst';
 		const byTime = this.order.startsWith('platform');
-		return [...this.posts].sort(
+		return this.posts.filter((post) => this.status === undefined || post.moderation_status === this.status).sort(
 			(a, b) =>
 				(pinnedFirst ? Number(b.pinned) - Number(a.pinned) : 0) ||
 				(byTime ? published(b) - published(a) : 0) ||
@@ -70,8 +82,10 @@ export class FeedListStub {
 	}
 
 	fetch = async (page: number, perPage: number): Promise<FeedPage> => {
+		this.beforeAnswer?.(this.asked.length);
 		this.asked.push(page);
 		const all = this.listed();
-		return { posts: all.slice((page - 1) * perPage, page * perPage).map((post) => ({ ...post })), totalPages: Math.ceil(all.length / perPage) };
+		const posts = all.slice((page - 1) * perPage, page * perPage).map((post) => ({ ...post }));
+		return { posts, totalPages: Math.ceil(all.length / perPage), ...(this.tellsCount ? { totalCount: all.length } : {}) };
 	};
 }
