@@ -9,7 +9,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { feedIdList } from '../shared/input';
+import { eventList, feedIdList } from '../shared/input';
 import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
@@ -333,6 +333,7 @@ async function caughtUpItems(
 		spanDays: catchUpDays(settings.options.catchUpDays),
 		feedIds: feedIdList(settings.options.feedIds),
 		delivered,
+		readPosts: passesPostCreated(settings),
 	};
 	const result = gap ? await readGap(ctx, request, gap) : await catchUp(ctx, request);
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);
@@ -345,6 +346,12 @@ async function caughtUpItems(
 		applySettings(delivery, settings, false).items.map((json) => ({ json, pairedItem: { item: signalAt } })),
 	);
 	return { items, unread: result.unread };
+}
+
+/** Whether the trigger lets `post.created` through (no events chosen: every event). */
+function passesPostCreated(settings: DeliverySettings): boolean {
+	const events = eventList(settings.events, settings.options.additionalEvents);
+	return events.length === 0 || events.includes('post.created');
 }
 
 /** Whether a setting is an expression, so webhook() emitted each delivery whole for execute() to shape. */

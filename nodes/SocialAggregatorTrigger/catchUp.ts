@@ -31,6 +31,8 @@ export interface CatchUpRequest {
 	feedIds: string[];
 	/** Posts the delivery that looks back carries itself (`<feed>:<post>`): delivered, so never read as the gap's. */
 	delivered?: Set<string>;
+	/** false: the trigger lets no `post.created` through, so the gap's posts are not read (its failed deliveries are still sent again). */
+	readPosts?: boolean;
 }
 
 export type GapSpan = NonNullable<CatchUpPlan['gap']>;
@@ -151,7 +153,7 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	}
 	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
 	const redelivered = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
-	if (!plan.gap) return { deliveries: [], redelivered, notes };
+	if (!plan.gap || request.readPosts === false) return { deliveries: [], redelivered, notes };
 	// The failed deliveries are sent: the log no longer shows the gap, so a later try reads it as found here.
 	return { ...(await readGap(ctx, request, plan.gap, notes)), redelivered };
 }

@@ -522,13 +522,13 @@ describe('execute(), where the execution runs', () => {
 			return state.failing === 'log' ? refused : list(log);
 		};
 		const staticData = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
-		const run = async (input: IDataObject[]) => {
+		const run = async (input: IDataObject[], events = ['post.created']) => {
 			const base = hookContext({ api, staticData, mode: 'webhook' });
 			const customData: Record<string, string> = {};
 			const context = {
 				...base.context,
 				getInputData: () => input.map((json) => ({ json })),
-				getNodeParameter: (name: string, _index: number, fallback: unknown) => parameterAt({ events: ['post.created'], output: 'eachPost', options: {} }, name, fallback),
+				getNodeParameter: (name: string, _index: number, fallback: unknown) => parameterAt({ events, output: 'eachPost', options: {} }, name, fallback),
 				customData: { set: (key: string, value: string) => (customData[key] = value) },
 				helpers: { ...base.context.helpers, checkProcessedAndRecord: async (keys: string[]) => ({ new: keys, processed: [] }) },
 			} as unknown as IExecuteFunctions;
@@ -563,6 +563,13 @@ describe('execute(), where the execution runs', () => {
 		expect(eventIds(second.items)).toEqual(['dlv_2']);
 		// Done: nothing put off any more.
 		expect(lookBackDue(KEY)).toBe(false);
+	});
+
+	it('a trigger for other events than post.created sends the failed deliveries again and reads no feed', async () => {
+		const { state, run, delivery } = lookBackService();
+		await run([delivery('kick_1', [])[0]], ['social_account.expiring']);
+		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
+		expect(state.asked.filter((request) => request.includes('/feeds'))).toEqual([]);
 	});
 
 	it('a gap that could not be read once its failed deliveries were sent again is read by the next look back alone; the posts both deliveries carried stay theirs', async () => {

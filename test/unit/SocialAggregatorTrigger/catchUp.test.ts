@@ -107,6 +107,14 @@ describe('catchUp against a service', () => {
 		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 8 }, (_, i) => 1021 + i));
 	});
 
+	it('a trigger that lets no post.created through: the failed deliveries sent again, no feed read', async () => {
+		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [], readPosts: false });
+		expect(result).toMatchObject({ deliveries: [], redelivered: 2 });
+		expect(service.requests.filter((r) => r.includes('/feeds'))).toEqual([]);
+	});
+
 	it('only the chosen feeds are read', async () => {
 		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30), '2': feedPosts(2, 1, 30) });
 		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
