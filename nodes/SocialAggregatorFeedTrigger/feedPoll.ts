@@ -18,6 +18,11 @@ export const DEFAULT_MAX_PAGES_PER_FEED = 10;
 /** At most this many post IDs remembered per feed (about 90 KB): the newest, when a window holds more. */
 const MAX_SEEN_PER_FEED = 10_000;
 
+/** IDs as a feed's memory keeps them: once each, ascending, the newest MAX_SEEN_PER_FEED. */
+function rememberedIds(ids: Iterable<number>): number[] {
+	return [...new Set(ids)].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+}
+
 /** One feed's memory between polls (docs/exactly-once.md#social-aggregator-feed-trigger). */
 interface FeedMemory extends IDataObject {
 	/** The posts emitted or recorded that the window may still list, ascending: none is emitted again. */
@@ -148,7 +153,7 @@ function seenAfter(memory: FeedMemory | undefined, read: Map<number, FeedPost>, 
 	}
 	const lowest = kept.length > 0 ? Math.min(...kept) : Number.POSITIVE_INFINITY;
 	for (const id of memory?.seen ?? []) if (!read.has(id) && id >= lowest) kept.push(id);
-	return [...new Set(kept)].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+	return rememberedIds(kept);
 }
 
 /** The memory after a complete walk: the window moved up to the newest post stored when the walk began. */
@@ -209,7 +214,7 @@ function settleRecording(memory: FeedMemory | undefined, walk: WalkResult, read:
 	const mark = memory?.mark ?? walk.start?.id ?? walk.highestId ?? 0;
 	const recorded = new Map([...read].filter(([id]) => id <= mark));
 	if (walk.done) return { outcome: { kind: 'recorded', mark }, next: memoryAfter(memory, walk, recorded, lateMs) };
-	const seen = [...new Set([...(memory?.seen ?? []), ...recorded.keys()])].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+	const seen = rememberedIds([...(memory?.seen ?? []), ...recorded.keys()]);
 	const next: FeedMemory = { seen, mark, recording: true, held: walk.held };
 	const since = memory?.since ?? walk.start?.stored;
 	if (since !== undefined) next.since = since;
@@ -222,7 +227,7 @@ function settleFeed(memory: FeedMemory | undefined, walk: WalkResult, read: Map<
 	if (!memory || memory.recording) return settleRecording(memory, walk, read, lateMs);
 	if (walk.done) return { outcome: { kind: 'emitted', posts: walk.posts }, next: memoryAfter(memory, walk, read, lateMs) };
 	// Held: the posts found are emitted now and remembered; the next polls read on from where this one stopped.
-	const seen = [...new Set([...memory.seen, ...walk.posts.map((post) => post.id)])].sort((a, b) => a - b).slice(-MAX_SEEN_PER_FEED);
+	const seen = rememberedIds([...memory.seen, ...walk.posts.map((post) => post.id)]);
 	const held: FeedMemory = { ...memory, seen, held: walk.held };
 	delete held.skipped;
 	return { outcome: { kind: 'held', posts: walk.posts }, next: held };
