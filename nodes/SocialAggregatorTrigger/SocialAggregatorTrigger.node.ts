@@ -13,22 +13,34 @@ import { eventList, feedIdList } from '../shared/input';
 import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
-import { catchUp, readGap, type CatchUpResult, type GapSpan } from './catchUp';
+import { catchUp, MAX_PAGES_READ, readGap, type CatchUpResult, type UnreadGap } from './catchUp';
 import {
 	answerDelivery,
 	applySettings,
 	catchUpDays,
 	deliveredPosts,
 	emittedItems,
+	gapPostIds,
 	type CatchUpSignal,
 	sizeRefusal,
 	storedSettings,
 	takeCatchUpSignal,
 	type Delivery,
 	type DeliverySettings,
+	withoutCaughtUp,
 } from './delivery';
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
-import { finished, lookBackAgain, lookBackDue, putOffLookBack, RETRY_AFTER_SECONDS, takePlace, takePutOffLookBack } from './inFlight';
+import {
+	finished,
+	gapClaimsBefore,
+	lookBackAgain,
+	lookBackDue,
+	lookingBack,
+	putOffLookBack,
+	RETRY_AFTER_SECONDS,
+	takePlace,
+	takePutOffLookBack,
+} from './inFlight';
 import { checkExists, create, deliverySecrets, liveSubscriptionId, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
@@ -232,6 +244,7 @@ export class SocialAggregatorTrigger implements INodeType {
 				return { noWebhookResponse: true };
 			}
 		}
+		if (answer.catchUp) lookingBack(key, kickTime(answer.catchUp));
 		if (answer.log) this.logger[answer.log.level](answer.log.message);
 		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
 		if (items?.length) {
@@ -255,12 +268,16 @@ export class SocialAggregatorTrigger implements INodeType {
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
 		if (signal) ids.push(signal.id);
 		try {
+			if (signal) lookingBack(key, kickTime(signal));
 			// The gap's posts are older than the delivery's own: they come first.
 			if (signal) items.unshift(...(await lookBackItems(this, key, signal, signalAt, input)));
+			// Lately a look back ran here: posts it may read as a gap's are claimed by their catch-up IDs too.
+			const claimsBefore = gapClaimsBefore(key);
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
 				warn: (message) => this.logger.warn(message),
+				alsoClaim: claimsBefore === undefined ? undefined : { ids: (json) => gapPostIds(json, claimsBefore), without: withoutCaughtUp },
 			});
 			if (duplicates.length > 0) {
 				this.logger.info(
@@ -274,6 +291,12 @@ export class SocialAggregatorTrigger implements INodeType {
 	}
 }
 
+/** When the delivery that looks back occurred (the service's clock), else now. */
+function kickTime(kick: CatchUpSignal): number {
+	const at = typeof kick.occurred_at === 'string' ? Date.parse(kick.occurred_at) : NaN;
+	return Number.isNaN(at) ? Date.now() : at;
+}
+
 /** The settings as evaluated for item `index`. */
 function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySettings {
 	return {
@@ -284,9 +307,10 @@ function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySetti
 }
 
 /**
- * The items of a look back, the one put off last included (its kick, and the posts deliveries carried since). One that
- * fails gives none and is put off to the next delivery this process receives: the delivery goes on with its own items,
- * and the execution's custom data and n8n's log say what was put off and why.
+ * The items of a look back, the one put off last included (its kick, and the posts deliveries carried since). What it
+ * could not read (an error, or a gap longer than a look back reads) is put off to the next delivery this process
+ * receives: the delivery goes on with its own items and what was read, and the execution's custom data and n8n's log
+ * say what was put off and why.
  */
 async function lookBackItems(
 	ctx: IExecuteFunctions,
@@ -298,42 +322,49 @@ async function lookBackItems(
 	const putOff = takePutOffLookBack(key);
 	const kick = putOff?.kick ?? signal;
 	const delivered = new Set([...(putOff?.delivered ?? []), ...deliveredPosts(input.map((item) => item.json))]);
-	const putOffAgain = (error: unknown, gap: GapSpan | undefined) => {
-		const reason = error instanceof Error ? error.message : String(error);
+	const putOffAgain = (unread: UnreadGap | undefined, error: unknown) => {
+		const gap = unread && { spans: unread.spans, feeds: unread.feeds };
 		putOffLookBack(key, { kick, delivered: [...delivered], gap });
-		ctx.logger.warn(`Social Aggregator Trigger: the look back for missed deliveries (from delivery ${kick.id}) failed and is put off to the next delivery: ${reason}`);
-		ctx.customData?.set('catchUp', `put off to the next delivery: ${reason}`.slice(0, 255));
-		return [];
+		const reason =
+			error === undefined
+				? `feeds ${(unread?.feeds ?? []).map((pending) => String(pending.feed.id)).join(', ')} have more than ${MAX_PAGES_READ} pages of the gap; the next delivery reads on`
+				: error instanceof Error ? error.message : String(error);
+		const what = error === undefined ? 'the rest of the look back' : 'the look back';
+		ctx.logger.warn(`Social Aggregator Trigger: ${what} for missed deliveries (from delivery ${kick.id}) is put off to the next delivery: ${reason}`);
+		ctx.customData?.set('catchUp', `${error === undefined ? 'the rest ' : ''}put off to the next delivery: ${reason}`.slice(0, 255));
 	};
 	try {
 		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: putOff?.gap });
-		return unread ? putOffAgain(unread.error, unread.gap) : items;
+		if (unread) putOffAgain(unread, unread.error);
+		return items;
 	} catch (error) {
-		return putOffAgain(error, putOff?.gap);
+		putOffAgain(putOff?.gap, error);
+		return [];
 	}
 }
 
 /**
  * The items of what the subscription missed (catchUp.ts), shaped and filtered like deliveries; what could not be
- * caught up is logged, a gap found whose posts could not be read given back. Run in the execution of the delivery
- * that looked back.
+ * caught up is logged, what of a gap found is still to read given back. Run in the execution of the delivery that
+ * looked back.
  */
 async function caughtUpItems(
 	ctx: IExecuteFunctions,
-	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: GapSpan },
+	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: UnreadGap },
 ): Promise<{ items: INodeExecutionData[]; unread?: CatchUpResult['unread'] }> {
 	const subscriptionId = liveSubscriptionId(ctx);
 	if (!subscriptionId) return { items: [] };
 	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);
 	const { kick, signalAt, delivered, gap } = lookBack;
-	const at = typeof kick.occurred_at === 'string' ? Date.parse(kick.occurred_at) : NaN;
+	const maxAge = Number(settings.options.maxAge ?? 0);
 	const request = {
 		subscriptionId,
-		kick: { id: kick.id, at: Number.isNaN(at) ? Date.now() : at },
+		kick: { id: kick.id, at: kickTime(kick) },
 		spanDays: catchUpDays(settings.options.catchUpDays),
 		feedIds: feedIdList(settings.options.feedIds),
 		delivered,
 		readPosts: passesPostCreated(settings),
+		maxAgeMinutes: Number.isFinite(maxAge) && maxAge > 0 ? maxAge : 0,
 	};
 	const result = gap ? await readGap(ctx, request, gap) : await catchUp(ctx, request);
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);

@@ -3,12 +3,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
 import { deliveriesPath, redeliveryPath } from '../shared/deliveryLog';
-import { DEFAULT_LATE_HOURS, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost } from '../shared/feedWalk';
+import { DEFAULT_LATE_HOURS, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost, type HeldWalk } from '../shared/feedWalk';
 import { collectPages, readPagesUntil } from '../shared/pages';
 import { MAX_PER_PAGE } from '../shared/constants';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
 import { isDigits } from '../shared/utils';
-import { caughtUpDelivery, createdAt, deliveringBefore, planCatchUp, readLog, type CatchUpPlan } from './catchUpPlan';
+import { caughtUpDelivery, createdAt, deliveringBefore, leaveUnsent, planCatchUp, readLog, spansToRead, type Span } from './catchUpPlan';
 import type { Delivery } from './delivery';
 
 // Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
@@ -16,8 +16,11 @@ import type { Delivery } from './delivery';
 // are redelivered by the service (docs/service.md#delivery-log), and the posts added while none was made are read
 // from the feeds and emitted as post.created deliveries of their own, each with an ID the exactly-once records keep.
 
-/** Pages of the delivery log or of one feed that one catch-up reads at most. */
-const MAX_PAGES_READ = 50;
+/**
+ * Pages of the delivery log, or of one feed, that one look back reads at most: a feed's longer gap is read on by the
+ * next look back, from where this one stopped.
+ */
+export const MAX_PAGES_READ = 50;
 
 /** How long the catch-up waits for the service to send the deliveries it redelivers, asked every POLL_MS. */
 const REDELIVERY_WAIT_MS = 30_000;
@@ -33,9 +36,24 @@ export interface CatchUpRequest {
 	delivered?: Set<string>;
 	/** false: the trigger lets no `post.created` through, so the gap's posts are not read (its failed deliveries are still sent again). */
 	readPosts?: boolean;
+	/** The trigger's Max Age (minutes; 0 or absent: none): failed deliveries older than it are not sent again. */
+	maxAgeMinutes?: number;
 }
 
-export type GapSpan = NonNullable<CatchUpPlan['gap']>;
+/** A feed whose posts of the gap are still to read: from its start, or from where a walk stopped. */
+interface PendingFeed {
+	feed: IDataObject;
+	held?: HeldWalk;
+}
+
+/** What a look back found (its failed deliveries sent again) and has not read yet. */
+export interface UnreadGap {
+	spans: Span[];
+	/** The feeds still to read; absent: every feed the trigger reads. */
+	feeds?: PendingFeed[];
+	/** What stopped the read; absent when a page cap did. */
+	error?: unknown;
+}
 
 export interface CatchUpResult {
 	/** The gap's posts as deliveries, oldest first. */
@@ -43,8 +61,8 @@ export interface CatchUpResult {
 	redelivered: number;
 	/** What the user should know: a log the service does not keep, a span that cut the gap. */
 	notes: string[];
-	/** A gap found (its failed deliveries sent again) whose posts could not be read, and why. */
-	unread?: { gap: GapSpan; error: unknown };
+	/** What of the gap is still to read (the deliveries hold what was read): for the next look back. */
+	unread?: UnreadGap;
 }
 
 /**
@@ -107,10 +125,12 @@ async function feedsToRead(ctx: IExecuteFunctions, feedIds: string[]): Promise<I
 }
 
 /**
- * The posts of one feed stored in the gap, found by the walk the Feed Trigger uses (shared/feedWalk.ts), whatever order
- * the service lists them in: down to posts stored before the gap and published a late window before it.
+ * The posts of one feed stored in the spans, found by the walk the Feed Trigger uses (shared/feedWalk.ts), whatever
+ * order the service lists them in: down to posts stored before the oldest span and published a late window before it,
+ * at most MAX_PAGES_READ pages (`held`: where the next look back reads on).
  */
-async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNullable<CatchUpPlan['gap']>, notes: string[]): Promise<FeedPost[]> {
+async function gapPostsOf(ctx: IExecuteFunctions, pending: PendingFeed, spans: Span[], notes: string[]): Promise<{ posts: FeedPost[]; held?: HeldWalk }> {
+	const { feed } = pending;
 	const path = `/feeds/${encodeURIComponent(String(feed.id))}/posts`;
 	let missing = false;
 	const fetchPage = async (page: number, perPage: number): Promise<FeedPage> => {
@@ -119,11 +139,14 @@ async function gapPostsOf(ctx: IExecuteFunctions, feed: IDataObject, gap: NonNul
 		missing = answer === undefined;
 		return answer ?? { posts: [] };
 	};
-	const bound = { isOld: (post: FeedPost) => !(createdAt(post) > gap.after), since: gap.after, lateMs: DEFAULT_LATE_HOURS * 3_600_000 };
-	const walk = await walkFeedPosts(fetchPage, bound, { maxPages: MAX_PAGES_READ });
+	const after = Math.min(...spans.map((span) => span.after));
+	const bound = { isOld: (post: FeedPost) => !(createdAt(post) > after), since: after, lateMs: DEFAULT_LATE_HOURS * 3_600_000 };
+	const walk = await walkFeedPosts(fetchPage, bound, { maxPages: MAX_PAGES_READ, held: pending.held });
 	if (missing) notes.push(`feed ${String(feed.id)} was not found (404): its posts of the gap were not read`);
-	else if (!walk.done) notes.push(`feed ${String(feed.id)}: more than ${MAX_PAGES_READ} pages of posts; the oldest posts of the gap were not read`);
-	return walk.posts.filter((post) => createdAt(post) < gap.before);
+	const inSpans = (post: FeedPost) => spans.some((span) => createdAt(post) > span.after && createdAt(post) < span.before);
+	// A held walk reads its last page again first: those posts were given by the look back before.
+	const given = new Set(pending.held?.seen ?? []);
+	return { posts: walk.posts.filter((post) => inSpans(post) && !given.has(post.id)), held: missing ? undefined : walk.held };
 }
 
 /**
@@ -146,40 +169,63 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 		newest.records.length < MAX_PER_PAGE || deliveringBefore(firstPage, request.kick)
 			? newest
 			: await readPages(ctx, path, (page) => page.every((record) => Date.parse(String(record.created_at)) < floor));
-	const plan = planCatchUp(readLog(log.records), request.kick, floor);
-	if (plan.redeliver.length === 0 && !plan.gap) return { deliveries: [], redelivered: 0, notes };
+	const entries = readLog(log.records);
+	let plan = planCatchUp(entries, request.kick, floor);
+	if (request.maxAgeMinutes) {
+		// Sent again now, received within the wait for redeliveries: one that would then be past Max Age is left unsent.
+		plan = leaveUnsent(plan, entries, floor, Date.now() + REDELIVERY_WAIT_MS + 60_000 - request.maxAgeMinutes * 60_000);
+		if (plan.unsent) notes.push(unsentNote(plan.unsent.length, request));
+	}
+	if (plan.redeliver.length === 0 && !plan.gap && !plan.unsent) return { deliveries: [], redelivered: 0, notes };
 	if (plan.cutAt !== undefined) {
 		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
 	}
 	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
 	const redelivered = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
-	if (!plan.gap || request.readPosts === false) return { deliveries: [], redelivered, notes };
+	const spans = spansToRead(plan);
+	if (spans.length === 0 || request.readPosts === false) return { deliveries: [], redelivered, notes };
 	// The failed deliveries are sent: the log no longer shows the gap, so a later try reads it as found here.
-	return { ...(await readGap(ctx, request, plan.gap, notes)), redelivered };
+	return { ...(await readGap(ctx, request, { spans }, notes)), redelivered };
+}
+
+function unsentNote(spans: number, request: CatchUpRequest): string {
+	const read = request.readPosts === false ? 'other events they carried are lost' : 'their posts are read from the feeds instead; other events they carried are lost';
+	return `failed deliveries older than Max Age (${request.maxAgeMinutes} min) were not sent again, since the trigger would refuse them (${spans} spans of the log): ${read}`;
 }
 
 /**
- * The gap a look back found (its failed deliveries sent again) but could not read, read alone on a later try: the log
- * no longer shows it.
+ * The posts of a gap a look back found (its failed deliveries sent again), or the rest of one an earlier look back
+ * could not read: the log no longer shows it. What was read is given whatever stops the rest, which is `unread`.
  */
-export async function readGap(ctx: IExecuteFunctions, request: CatchUpRequest, gap: GapSpan, notes: string[] = []): Promise<CatchUpResult> {
+export async function readGap(ctx: IExecuteFunctions, request: CatchUpRequest, gap: UnreadGap, notes: string[] = []): Promise<CatchUpResult> {
+	let feeds = gap.feeds;
 	try {
-		return { deliveries: await gapDeliveries(ctx, request, gap, notes), redelivered: 0, notes };
+		feeds ??= (await feedsToRead(ctx, request.feedIds)).map((feed) => ({ feed }));
 	} catch (error) {
-		return { deliveries: [], redelivered: 0, notes, unread: { gap, error } };
+		return { deliveries: [], redelivered: 0, notes, unread: { spans: gap.spans, error } };
 	}
-}
-
-/** The posts stored in the gap on every feed read, as deliveries of their own, oldest first. */
-async function gapDeliveries(ctx: IExecuteFunctions, request: CatchUpRequest, gap: GapSpan, notes: string[]): Promise<Delivery[]> {
-	const deliveries: Array<{ at: number; postId: number; delivery: Delivery }> = [];
-	for (const feed of await feedsToRead(ctx, request.feedIds)) {
-		for (const post of await gapPostsOf(ctx, feed, gap, notes)) {
+	const found: Array<{ at: number; postId: number; delivery: Delivery }> = [];
+	const rest: PendingFeed[] = [];
+	let error: unknown;
+	for (const [index, pending] of feeds.entries()) {
+		let read;
+		try {
+			read = await gapPostsOf(ctx, pending, gap.spans, notes);
+		} catch (failure) {
+			// The feeds read so far are given; this one and the rest are read by the next look back.
+			error = failure;
+			rest.push(...feeds.slice(index));
+			break;
+		}
+		if (read.held) rest.push({ feed: pending.feed, held: read.held });
+		for (const post of read.posts) {
 			// Stored a moment before the delivery that closes the gap, and in it: not the gap's.
-			if (request.delivered?.has(`${String(feed.id)}:${String(post.id)}`)) continue;
-			deliveries.push({ at: createdAt(post), postId: Number(post.id), delivery: caughtUpDelivery(feed, post) });
+			if (request.delivered?.has(`${String(pending.feed.id)}:${String(post.id)}`)) continue;
+			found.push({ at: createdAt(post), postId: Number(post.id), delivery: caughtUpDelivery(pending.feed, post) });
 		}
 	}
-	deliveries.sort((a, b) => a.at - b.at || a.postId - b.postId);
-	return deliveries.map((d) => d.delivery);
+	found.sort((a, b) => a.at - b.at || a.postId - b.postId);
+	const deliveries = found.map((d) => d.delivery);
+	if (rest.length === 0) return { deliveries, redelivered: 0, notes };
+	return { deliveries, redelivered: 0, notes, unread: { spans: gap.spans, feeds: rest, ...(error !== undefined ? { error } : {}) } };
 }

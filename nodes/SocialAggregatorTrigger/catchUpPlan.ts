@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Delivery } from './delivery';
+import { caughtUpId } from './deliveryId';
 
 // What a catch-up must do, read from a subscription's delivery log (docs/exactly-once.md#catch-up); catchUp.ts asks
 // the service.
@@ -15,11 +16,19 @@ export interface LogEntry {
 	state: 'failed' | 'pending' | 'done';
 }
 
+/** Posts created strictly between these times (ms). */
+export interface Span {
+	after: number;
+	before: number;
+}
+
 /** What the log says must happen: deliveries to send again (oldest first), and the span no delivery covered. */
 export interface CatchUpPlan {
 	redeliver: string[];
-	/** Posts created strictly between these times (ms) were never delivered. */
-	gap?: { after: number; before: number };
+	/** Posts created in it were never delivered. */
+	gap?: Span;
+	/** Where the posts of failed deliveries too old to be sent again were created (`leaveUnsent`). */
+	unsent?: Span[];
 	/** The span cut what was looked at: deliveries and posts before this time are left alone. */
 	cutAt?: number;
 }
@@ -76,6 +85,38 @@ export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number 
 }
 
 /**
+ * The plan with the failed deliveries made before `sendableFrom` left unsent (a trigger with Max Age would refuse
+ * them, and each refusal counts towards the service disabling the subscription): the posts each carried were created
+ * after the entry before it and by its own time, so those spans are read from the feeds instead.
+ */
+export function leaveUnsent(plan: CatchUpPlan, entries: LogEntry[], floor: number, sendableFrom: number): CatchUpPlan {
+	const old = new Set(entries.filter((entry) => entry.at < sendableFrom && plan.redeliver.includes(entry.id)).map((entry) => entry.id));
+	if (old.size === 0) return plan;
+	const spans: Span[] = [];
+	entries.forEach((entry, index) => {
+		if (!old.has(entry.id)) return;
+		const previous = entries[index - 1];
+		const span = { after: Math.max(previous?.at ?? floor, floor), before: entry.at + 1 };
+		const last = spans[spans.length - 1];
+		if (last && span.after <= last.before) last.before = Math.max(last.before, span.before);
+		else spans.push(span);
+	});
+	return { ...plan, redeliver: plan.redeliver.filter((id) => !old.has(id)), unsent: spans };
+}
+
+/** Every span whose posts the feeds are read for: the gap and the unsent deliveries', merged, oldest first. */
+export function spansToRead(plan: CatchUpPlan): Span[] {
+	const spans = [...(plan.unsent ?? []), ...(plan.gap ? [plan.gap] : [])].sort((a, b) => a.after - b.after);
+	const merged: Span[] = [];
+	for (const span of spans) {
+		const last = merged[merged.length - 1];
+		if (last && span.after <= last.before) last.before = Math.max(last.before, span.before);
+		else merged.push({ ...span });
+	}
+	return merged;
+}
+
+/**
  * Whether the newest entries of the log already decide that there is nothing to catch up, whatever older ones say: no
  * failure before the kick, and a delivery that went through well before it (so any older failure was followed by one).
  * A look back that finds this has read one page of the log.
@@ -97,7 +138,7 @@ export function createdAt(post: IDataObject): number {
 /** A post of the gap as a delivery of its own, with an ID that stays the same however often the gap is read. */
 export function caughtUpDelivery(feed: IDataObject, post: IDataObject): Delivery {
 	return {
-		id: `catch-up:${String(feed.id)}:${String(post.id)}`,
+		id: caughtUpId(feed.id, post.id),
 		event: 'post.created',
 		occurred_at: typeof post.created_at === 'string' ? post.created_at : undefined,
 		data: { feed, posts: [post], caught_up: true },

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { eventList, feedIdList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from './signature';
 import { idValue, isObject } from '../shared/utils';
-import { idText, rawIdToken } from './deliveryId';
+import { caughtUpId, idText, rawIdToken } from './deliveryId';
 
 /** The most a delivery may hold, refused with 413 before any signature check (n8n itself reads up to 16 MB). */
 const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
@@ -309,6 +309,20 @@ function deliveryFeedId(delivery: Delivery): string | undefined {
 	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
+/** The posts an item of a delivery carries (one post's item, with its `feed`, or a delivery whole), with their feed. */
+function carriedPosts(item: IDataObject): Array<{ feedId: string; post: IDataObject }> {
+	const posts = isObject(item.data) && Array.isArray(item.data.posts) ? item.data.posts : undefined;
+	const feedId = posts ? deliveryFeedId(item as Delivery) : deliveryFeedId({ data: { feed: item.feed } });
+	if (feedId === undefined) return [];
+	const withId = (post: unknown): post is IDataObject => isObject(post) && (typeof post.id === 'number' || typeof post.id === 'string');
+	return (posts ?? [item]).filter(withId).map((post) => ({ feedId, post }));
+}
+
+/** Whether an item is of a test delivery (its posts are samples) or of a catch-up (its posts read from a feed). */
+function carriesNoDelivered(item: IDataObject): boolean {
+	return item.test === true || item.caught_up === true || isTestDelivery(item as Delivery) || (isObject(item.data) && item.data.caught_up === true);
+}
+
 /**
  * The posts a delivery's items carry, as `<feed>:<post>`: from items of one post each (with their `feed`), or from a
  * delivery whole (`data.posts`). A catch-up does not read them as the gap's. A test delivery's posts are samples (the
@@ -317,14 +331,30 @@ function deliveryFeedId(delivery: Delivery): string | undefined {
 export function deliveredPosts(items: IDataObject[]): Set<string> {
 	const keys = new Set<string>();
 	for (const item of items) {
-		if (item.test === true || isTestDelivery(item as Delivery)) continue;
-		const posts = isObject(item.data) && Array.isArray(item.data.posts) ? item.data.posts : undefined;
-		const feedId = posts ? deliveryFeedId(item as Delivery) : deliveryFeedId({ data: { feed: item.feed } });
-		for (const post of posts ?? [item]) {
-			if (feedId !== undefined && isObject(post) && (typeof post.id === 'number' || typeof post.id === 'string')) keys.add(`${feedId}:${String(post.id)}`);
-		}
+		if (carriesNoDelivered(item)) continue;
+		for (const { feedId, post } of carriedPosts(item)) keys.add(`${feedId}:${String(post.id)}`);
 	}
 	return keys;
+}
+
+/**
+ * The catch-up IDs of the posts a delivery's item carries that were stored before `before` (ms): posts a look back
+ * may read as a gap's while the delivery is on its way. The item claims them beside its delivery's ID, so that each
+ * post is acted on once, by whichever comes first (docs/exactly-once.md#catch-up).
+ */
+export function gapPostIds(item: IDataObject, before: number): string[] {
+	if (carriesNoDelivered(item)) return [];
+	const storedBefore = ({ post }: { post: IDataObject }) => typeof post.created_at === 'string' && Date.parse(post.created_at) < before;
+	return carriedPosts(item).filter(storedBefore).map(({ feedId, post }) => caughtUpId(feedId, post.id));
+}
+
+/** The item without the posts a catch-up acted on first (`taken`, their catch-up IDs); undefined when none is left. */
+export function withoutCaughtUp(item: IDataObject, taken: Set<string>): IDataObject | undefined {
+	const gone = new Set(carriedPosts(item).filter(({ feedId, post }) => taken.has(caughtUpId(feedId, post.id))).map(({ post }) => post));
+	if (gone.size === 0) return item;
+	if (!isObject(item.data) || !Array.isArray(item.data.posts)) return undefined;
+	const left = item.data.posts.filter((post) => !gone.has(post as IDataObject));
+	return left.length === 0 ? undefined : { ...item, data: { ...item.data, posts: left } };
 }
 
 /** Why a verified delivery is not emitted, or `undefined` when it is. */

@@ -4,6 +4,11 @@ export function idText(id: unknown): string | undefined {
 	return typeof id === 'number' ? String(id) : undefined;
 }
 
+/** The event ID of a post a catch-up read from a feed: the same however often, or by whichever look back, it is read. */
+export function caughtUpId(feedId: unknown, postId: unknown): string {
+	return `catch-up:${String(feedId)}:${String(postId)}`;
+}
+
 /**
  * Keys (a string and its colon), other strings, brackets and bare values (numbers, true, null), in order. A string is
  * matched as runs of plain characters between escapes: one alternation per character recurses in the regex engine and

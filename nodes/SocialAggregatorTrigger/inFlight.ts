@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { keepRecent } from '../shared/utils';
+import type { UnreadGap } from './catchUp';
 import { markFinished, markStarted, startedHere } from './deliveryMemory';
 
 /**
@@ -116,14 +117,14 @@ export function lookBackAgain(trigger: string): void {
 }
 
 /**
- * A look back that failed (the service answering 5xx past the retries, say): the delivery that asked for it, and the
- * posts deliveries carried since, which are theirs and not the gap's.
+ * A look back that failed (the service answering 5xx past the retries, say) or read a page cap's worth: the delivery
+ * that asked for it, and the posts deliveries carried since, which are theirs and not the gap's.
  */
 export interface PutOffLookBack {
 	kick: { id: string; occurred_at: string | null };
 	delivered: string[];
-	/** The gap it had found (the failed deliveries sent again), when reading the gap's posts is what failed. */
-	gap?: { after: number; before: number };
+	/** What of the gap it found (the failed deliveries sent again) is still to read. */
+	gap?: Omit<UnreadGap, 'error'>;
 	/** A delivery carries it on: the next one asks only if that one is refused. */
 	handedOn?: boolean;
 }
@@ -131,9 +132,10 @@ export interface PutOffLookBack {
 /** Per trigger: the look back put off, tried again with the next delivery this process receives, until it completes. */
 const putOffLookBacks = new Map<string, PutOffLookBack>();
 
-/** Puts a failed look back off to the next delivery. */
+/** Puts a look back off to the next delivery. */
 export function putOffLookBack(trigger: string, lookBack: PutOffLookBack): void {
-	keepRecent(putOffLookBacks, trigger, { kick: lookBack.kick, delivered: lookBack.delivered, gap: lookBack.gap }, TRIGGERS_KEPT);
+	const gap = lookBack.gap && { spans: lookBack.gap.spans, ...(lookBack.gap.feeds ? { feeds: lookBack.gap.feeds } : {}) };
+	keepRecent(putOffLookBacks, trigger, { kick: lookBack.kick, delivered: lookBack.delivered, ...(gap ? { gap } : {}) }, TRIGGERS_KEPT);
 }
 
 /** The look back put off for `trigger`, taken: the execution that takes it tries it again (and puts it off if it fails). */
@@ -141,4 +143,29 @@ export function takePutOffLookBack(trigger: string): PutOffLookBack | undefined 
 	const putOff = putOffLookBacks.get(trigger);
 	putOffLookBacks.delete(trigger);
 	return putOff;
+}
+
+/**
+ * How long after a look back the deliveries of its trigger claim the catch-up IDs of their posts stored before its
+ * kick: a delivery made since the re-enable may reach n8n after another one looked back, its posts read in the gap.
+ */
+const GAP_CLAIMS_MS = 10 * 60_000;
+
+/** Per trigger: the newest look back's kick time (the service's clock, ms), and until when its claims run here. */
+const gapClaims = new Map<string, { kickAt: number; until: number }>();
+
+/** A delivery looks back from a kick that occurred at `kickAt` (ms). */
+export function lookingBack(trigger: string, kickAt: number, now = Date.now()): void {
+	keepRecent(gapClaims, trigger, { kickAt: Math.max(kickAt, gapClaims.get(trigger)?.kickAt ?? kickAt), until: now + GAP_CLAIMS_MS }, TRIGGERS_KEPT);
+}
+
+/**
+ * Posts stored before this time (ms) that deliveries of `trigger` carry are claimed by their catch-up IDs too; undefined
+ * (the common case) when no look back ran here lately or waits to be tried again.
+ */
+export function gapClaimsBefore(trigger: string, now = Date.now()): number | undefined {
+	const claims = gapClaims.get(trigger);
+	if (!claims || (claims.until < now && !putOffLookBacks.has(trigger))) return undefined;
+	// A post is stored before the delivery that closes a gap: the kick or one made within a minute before it.
+	return claims.kickAt + 1_000;
 }

@@ -79,6 +79,7 @@ let node: TriggerNode.SocialAggregatorTrigger;
 let finished: typeof InFlightModule.finished;
 let takePlace: typeof InFlightModule.takePlace;
 let lookBackDue: typeof InFlightModule.lookBackDue;
+let lookingBack: typeof InFlightModule.lookingBack;
 
 /** The trigger the tests' contexts are: workflow wf-1, node trigger-1. */
 const KEY = 'wf-1:trigger-1';
@@ -88,7 +89,7 @@ beforeEach(() => {
 	jest.isolateModules(() => {
 		const fresh = require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode;
 		node = new fresh.SocialAggregatorTrigger();
-		({ finished, takePlace, lookBackDue } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+		({ finished, takePlace, lookBackDue, lookingBack } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
 	});
 	// As if this process had received a delivery a moment ago: the next ones do not look back (tested on its own below).
 	lookBackDue(KEY);
@@ -500,7 +501,7 @@ describe('execute(), where the execution runs', () => {
 	 * through, then dlv_2, later; one feed whose posts page holds `feedPosts`. `failing` makes the log or the feed
 	 * refuse (a refusal the transport does not retry: the look back fails at once).
 	 */
-	function lookBackService() {
+	function lookBackService(records?: Set<string>) {
 		const api = new WebhookApiStub();
 		api.add('https://x/webhook', ['post.created']);
 		const state = { failing: undefined as 'log' | 'feed' | undefined, asked: [] as string[], feedPosts: [] as IDataObject[] };
@@ -530,7 +531,16 @@ describe('execute(), where the execution runs', () => {
 				getInputData: () => input.map((json) => ({ json })),
 				getNodeParameter: (name: string, _index: number, fallback: unknown) => parameterAt({ events, output: 'eachPost', options: {} }, name, fallback),
 				customData: { set: (key: string, value: string) => (customData[key] = value) },
-				helpers: { ...base.context.helpers, checkProcessedAndRecord: async (keys: string[]) => ({ new: keys, processed: [] }) },
+				helpers: {
+					...base.context.helpers,
+					// n8n's records of what was acted on: all new, or kept in `records` across runs.
+					checkProcessedAndRecord: async (keys: string[]) => {
+						if (!records) return { new: keys, processed: [] };
+						const processed = keys.filter((k) => records.has(k));
+						for (const k of keys) records.add(k);
+						return { new: keys.filter((k) => !processed.includes(k)), processed };
+					},
+				},
 			} as unknown as IExecuteFunctions;
 			return { items: (await node.execute.call(context))[0], logs: base.logs, customData };
 		};
@@ -588,6 +598,39 @@ describe('execute(), where the execution runs', () => {
 		expect(eventIds(second.items)).toEqual(['catch-up:7:20', 'catch-up:7:21', 'dlv_2']);
 		// The log is not read again (it no longer shows the gap), nothing is sent again.
 		expect(state.asked.filter((request) => request.includes('/deliveries'))).toEqual([]);
+	});
+
+	describe('two deliveries at once after a re-enable: a post a look back reads in the gap, carried by a delivery made since the re-enable', () => {
+		const stored = (id: number, at: string) => ({ id, feed: { id: 7 }, created_at: at, external_created_at: at });
+		// Post 20 was stored in the gap (after failed_1 at 09:00, before kick_1 at 10:06), and dlv_b carries it: dlv_b
+		// was made since the re-enable but reaches n8n after kick_1 looked back. Post 30 is stored after the kick.
+		const setUp = () => {
+			const records = new Set<string>();
+			const { state, run, delivery } = lookBackService(records);
+			state.feedPosts = [stored(20, '2026-01-01T10:05:00Z')];
+			const dlvB = [{ ...stored(20, '2026-01-01T10:05:00Z'), event_id: 'dlv_b' }, { ...stored(30, '2026-01-01T10:07:00Z'), event_id: 'dlv_b' }];
+			return { run, delivery, dlvB };
+		};
+		const pinned = (runs: Array<{ items: Array<{ json: IDataObject }> }>) => runs.flatMap((r) => r.items.map((item) => item.json.id)).sort();
+
+		it('the look back first: the delivery passes on only its post stored after the kick', async () => {
+			const { run, delivery, dlvB } = setUp();
+			const first = await run(delivery('kick_1', []));
+			expect(first.items.map((item) => item.json.event_id)).toEqual(['catch-up:7:20']);
+			const second = await run(dlvB);
+			expect(second.items.map((item) => item.json.event_id)).toEqual(['dlv_b']);
+			expect(pinned([first, second])).toEqual([20, 30]);
+		});
+
+		it('the delivery first (its webhook call after the look back\'s): the look back passes on nothing of it', async () => {
+			const { run, delivery, dlvB } = setUp();
+			lookingBack(KEY, Date.parse('2026-01-01T10:06:00Z'));
+			const first = await run(dlvB);
+			expect(first.items.map((item) => item.json.event_id)).toEqual(['dlv_b', 'dlv_b']);
+			const second = await run(delivery('kick_1', []));
+			expect(second.items).toEqual([]);
+			expect(pinned([first, second])).toEqual([20, 30]);
+		});
 	});
 
 	it('applies settings given as expressions to the delivery webhook() emitted whole', async () => {

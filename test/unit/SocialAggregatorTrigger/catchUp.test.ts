@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { catchUp } from '../../../nodes/SocialAggregatorTrigger/catchUp';
+import { catchUp, MAX_PAGES_READ, readGap } from '../../../nodes/SocialAggregatorTrigger/catchUp';
 import { FeedListStub, ORDERS } from '../support/feedListStub';
 import { hookContext, type WebhookApiStub } from '../support/triggerStub';
 
@@ -161,5 +161,68 @@ describe('catchUp against a service', () => {
 		});
 		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(added);
 		expect(result.notes).toEqual([]);
+	});
+
+	const postIds = (deliveries: Array<{ data?: IDataObject }>) => deliveries.map((d) => Number((d.data?.posts as IDataObject[])[0].id));
+
+	it('a gap longer than a look back reads: the posts read are given, the rest read on by the next look back from where it stopped, each once', async () => {
+		// 60 pages of posts in the gap of feed 1 (seconds 21..6020), one short feed after it.
+		const longLog = [
+			{ id: 'f1', status: 'failed', created_at: iso(20) },
+			{ id: 'kick', status: 'pending', created_at: iso(7000) },
+		];
+		const service = new CatchUpService(longLog, { '1': feedPosts(1, 1, 6020), '2': feedPosts(2, 21, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const request = { subscriptionId: '1', kick: { id: 'kick', at: at(7000) }, spanDays: 7, feedIds: [] };
+		const first = await catchUp(context as unknown as IExecuteFunctions, request);
+		expect(service.requests.filter((r) => r.startsWith('GET /feeds/1/posts'))).toHaveLength(MAX_PAGES_READ);
+		expect(first.deliveries).toHaveLength(MAX_PAGES_READ * 100 + 10);
+		expect(first.unread).toMatchObject({ feeds: [{ feed: { id: 1 }, held: { nextPage: MAX_PAGES_READ + 1 } }] });
+		expect(first.unread?.error).toBeUndefined();
+		expect(first.notes).toEqual([]);
+
+		service.requests = [];
+		const rest = await readGap(context as unknown as IExecuteFunctions, request, first.unread!);
+		// The page read last is read again (to see whether the list moved), then the 11 pages left (the last reaches
+		// posts before the gap); the other feed not again.
+		expect(service.requests).toEqual(Array.from({ length: 12 }, () => 'GET /feeds/1/posts'));
+		expect(rest.unread).toBeUndefined();
+		const all = [...first.deliveries, ...rest.deliveries];
+		const ofFeed = (feedId: number) => postIds(all.filter((d) => (d.data?.feed as IDataObject).id === feedId)).sort((a, b) => a - b);
+		expect(ofFeed(1)).toEqual(Array.from({ length: 6000 }, (_, i) => 1021 + i));
+		expect(ofFeed(2)).toEqual(Array.from({ length: 10 }, (_, i) => 2021 + i));
+	});
+
+	it('a feed that fails: the feeds read before it are given, it and the rest are left for the next look back with the error', async () => {
+		const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30), '2': feedPosts(2, 1, 30), '3': feedPosts(3, 1, 30) });
+		const handle = service.handle.bind(service);
+		service.handle = async (options) => {
+			if (String(options.url).includes('/feeds/2/posts')) return { statusCode: 400, headers: {}, body: { error: { code: 'bad_request', message: 'Refused' } } };
+			return await handle(options);
+		};
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [] });
+		expect(postIds(result.deliveries)).toEqual(Array.from({ length: 10 }, (_, i) => 1021 + i));
+		expect(result.unread?.feeds?.map((pending) => pending.feed.id)).toEqual([2, 3]);
+		expect(result.unread?.error).toBeInstanceOf(Error);
+	});
+
+	it('with Max Age: failed deliveries too old to be accepted are not sent again; the posts each carried are read from the feed, none a delivery that went through carried', async () => {
+		// f1 and f2 failed hours before now (Max Age 60 min); ok2 between them went through with posts 16..20.
+		const maxAgeLog = [
+			{ id: 'ok', status: 'succeeded', created_at: iso(5) },
+			{ id: 'f1', status: 'failed', created_at: iso(10) },
+			{ id: 'ok2', status: 'succeeded', created_at: iso(20) },
+			{ id: 'f2', status: 'failed', created_at: iso(25) },
+			{ id: 'kick', status: 'pending', created_at: iso(300) },
+		];
+		const service = new CatchUpService(maxAgeLog, { '1': feedPosts(1, 1, 40) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [], maxAgeMinutes: 60 });
+		expect(service.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+		expect(result.redelivered).toBe(0);
+		// f1's posts 6..10, f2's 21..25, the gap's after f2: 26..40.
+		expect(postIds(result.deliveries)).toEqual([...[6, 7, 8, 9, 10], ...Array.from({ length: 20 }, (_, i) => 21 + i)].map((n) => 1000 + n));
+		expect(result.notes).toEqual([expect.stringContaining('older than Max Age (60 min) were not sent again')]);
 	});
 });

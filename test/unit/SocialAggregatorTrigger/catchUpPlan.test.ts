@@ -1,4 +1,4 @@
-import { caughtUpDelivery, planCatchUp, readLog, type LogEntry } from '../../../nodes/SocialAggregatorTrigger/catchUpPlan';
+import { caughtUpDelivery, leaveUnsent, planCatchUp, readLog, spansToRead, type LogEntry } from '../../../nodes/SocialAggregatorTrigger/catchUpPlan';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const at = (seconds: number) => T0 + seconds * 1000;
@@ -73,6 +73,37 @@ describe('planCatchUp', () => {
 	it('pending deliveries (the service still retries them) are left to the service', () => {
 		const log = [entry('p', 10, 'pending'), entry('kick', 1000, 'pending')];
 		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: [] });
+	});
+});
+
+describe('leaveUnsent (Max Age)', () => {
+	const kick = { id: 'kick', at: at(1000) };
+	const log = [entry('ok', 0, 'done'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('ok2', 30, 'done'), entry('f3', 40, 'failed'), entry('f4', 50, 'failed'), entry('kick', 1000, 'pending')];
+
+	it('failed deliveries made before the limit stay unsent; where their posts were created is read instead, merged with the gap', () => {
+		const plan = leaveUnsent(planCatchUp(log, kick, FLOOR), log, FLOOR, at(45));
+		expect(plan.redeliver).toEqual(['f4']);
+		expect(plan.unsent).toEqual([
+			{ after: at(0), before: at(20) + 1 },
+			{ after: at(30), before: at(40) + 1 },
+		]);
+		expect(spansToRead(plan)).toEqual([
+			{ after: at(0), before: at(20) + 1 },
+			{ after: at(30), before: at(40) + 1 },
+			{ after: at(50), before: at(1000) },
+		]);
+		// All too old: one span from the delivery before the last run of failures to the kick.
+		const all = leaveUnsent(planCatchUp(log, kick, FLOOR), log, FLOOR, at(999));
+		expect(all.redeliver).toEqual([]);
+		expect(spansToRead(all)).toEqual([
+			{ after: at(0), before: at(20) + 1 },
+			{ after: at(30), before: at(1000) },
+		]);
+	});
+
+	it('none too old: the plan unchanged', () => {
+		const plan = planCatchUp(log, kick, FLOOR);
+		expect(leaveUnsent(plan, log, FLOOR, at(5))).toBe(plan);
 	});
 });
 
