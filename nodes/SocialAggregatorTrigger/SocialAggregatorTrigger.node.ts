@@ -32,7 +32,7 @@ import {
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
 import {
 	finished,
-	gapClaimsBefore,
+	gapClaimsWindow,
 	lookBackAgain,
 	lookBackDue,
 	lookingBack,
@@ -272,12 +272,12 @@ export class SocialAggregatorTrigger implements INodeType {
 			// The gap's posts are older than the delivery's own: they come first.
 			if (signal) items.unshift(...(await lookBackItems(this, key, signal, signalAt, input)));
 			// Lately a look back ran here: posts it may read as a gap's are claimed by their catch-up IDs too.
-			const claimsBefore = gapClaimsBefore(key);
+			const claims = gapClaimsWindow(key);
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
 				warn: (message) => this.logger.warn(message),
-				alsoClaim: claimsBefore === undefined ? undefined : { ids: (json) => gapPostIds(json, claimsBefore), without: withoutCaughtUp },
+				alsoClaim: claims && { ids: (json) => gapPostIds(json, claims), without: withoutCaughtUp },
 			});
 			if (duplicates.length > 0) {
 				this.logger.info(

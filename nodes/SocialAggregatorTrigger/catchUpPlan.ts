@@ -7,7 +7,7 @@ import { caughtUpId } from './deliveryId';
 // the service.
 
 /** How long after the kick a delivery made since the re-enable may come and still close the gap. */
-const REENABLED_WITHIN_MS = 60_000;
+export const REENABLED_WITHIN_MS = 60_000;
 
 /** A delivery of the log as the catch-up reads it. */
 export interface LogEntry {

@@ -338,14 +338,17 @@ export function deliveredPosts(items: IDataObject[]): Set<string> {
 }
 
 /**
- * The catch-up IDs of the posts a delivery's item carries that were stored before `before` (ms): posts a look back
+ * The catch-up IDs of the posts a delivery's item carries that were stored within `window` (ms): posts a look back
  * may read as a gap's while the delivery is on its way. The item claims them beside its delivery's ID, so that each
  * post is acted on once, by whichever comes first (docs/exactly-once.md#catch-up).
  */
-export function gapPostIds(item: IDataObject, before: number): string[] {
+export function gapPostIds(item: IDataObject, window: { from: number; before: number }): string[] {
 	if (carriesNoDelivered(item)) return [];
-	const storedBefore = ({ post }: { post: IDataObject }) => typeof post.created_at === 'string' && Date.parse(post.created_at) < before;
-	return carriedPosts(item).filter(storedBefore).map(({ feedId, post }) => caughtUpId(feedId, post.id));
+	const storedWithin = ({ post }: { post: IDataObject }) => {
+		const at = typeof post.created_at === 'string' ? Date.parse(post.created_at) : NaN;
+		return at >= window.from && at < window.before;
+	};
+	return carriedPosts(item).filter(storedWithin).map(({ feedId, post }) => caughtUpId(feedId, post.id));
 }
 
 /** The item without the posts a catch-up acted on first (`taken`, their catch-up IDs); undefined when none is left. */

@@ -2,6 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { keepRecent } from '../shared/utils';
 import type { UnreadGap } from './catchUp';
+import { REENABLED_WITHIN_MS } from './catchUpPlan';
 import { markFinished, markStarted, startedHere } from './deliveryMemory';
 
 /**
@@ -146,7 +147,7 @@ export function takePutOffLookBack(trigger: string): PutOffLookBack | undefined 
 }
 
 /**
- * How long after a look back the deliveries of its trigger claim the catch-up IDs of their posts stored before its
+ * How long after a look back the deliveries of its trigger claim the catch-up IDs of their posts stored around its
  * kick: a delivery made since the re-enable may reach n8n after another one looked back, its posts read in the gap.
  */
 const GAP_CLAIMS_MS = 10 * 60_000;
@@ -160,12 +161,13 @@ export function lookingBack(trigger: string, kickAt: number, now = Date.now()): 
 }
 
 /**
- * Posts stored before this time (ms) that deliveries of `trigger` carry are claimed by their catch-up IDs too; undefined
- * (the common case) when no look back ran here lately or waits to be tried again.
+ * When the posts were stored (ms, `from` up to `before`) that deliveries of `trigger` carry and claim by their catch-up
+ * IDs too; undefined (the common case) when no look back ran here lately or waits to be tried again. A gap's posts
+ * that a delivery other than the kick carries are those of the delivery that closed it: made since the re-enable,
+ * within REENABLED_WITHIN_MS before the kick (catchUpPlan.ts), on storing them.
  */
-export function gapClaimsBefore(trigger: string, now = Date.now()): number | undefined {
+export function gapClaimsWindow(trigger: string, now = Date.now()): { from: number; before: number } | undefined {
 	const claims = gapClaims.get(trigger);
 	if (!claims || (claims.until < now && !putOffLookBacks.has(trigger))) return undefined;
-	// A post is stored before the delivery that closes a gap: the kick or one made within a minute before it.
-	return claims.kickAt + 1_000;
+	return { from: claims.kickAt - REENABLED_WITHIN_MS - 1_000, before: claims.kickAt + 1_000 };
 }

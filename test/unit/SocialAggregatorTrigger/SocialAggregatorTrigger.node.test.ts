@@ -609,17 +609,22 @@ describe('execute(), where the execution runs', () => {
 			const { state, run, delivery } = lookBackService(records);
 			state.feedPosts = [stored(20, '2026-01-01T10:05:00Z')];
 			const dlvB = [{ ...stored(20, '2026-01-01T10:05:00Z'), event_id: 'dlv_b' }, { ...stored(30, '2026-01-01T10:07:00Z'), event_id: 'dlv_b' }];
-			return { run, delivery, dlvB };
+			return { run, delivery, dlvB, records };
 		};
 		const pinned = (runs: Array<{ items: Array<{ json: IDataObject }> }>) => runs.flatMap((r) => r.items.map((item) => item.json.id)).sort();
 
 		it('the look back first: the delivery passes on only its post stored after the kick', async () => {
-			const { run, delivery, dlvB } = setUp();
+			const { run, delivery, dlvB, records } = setUp();
 			const first = await run(delivery('kick_1', []));
 			expect(first.items.map((item) => item.json.event_id)).toEqual(['catch-up:7:20']);
 			const second = await run(dlvB);
 			expect(second.items.map((item) => item.json.event_id)).toEqual(['dlv_b']);
 			expect(pinned([first, second])).toEqual([20, 30]);
+			// Only a post stored in the minute before the kick is claimed: post 30, stored after it, and the posts of a
+			// delivery stored an hour before (a retry of an old one) take no record of their own.
+			const old = [{ ...stored(5, '2026-01-01T09:05:00Z'), event_id: 'dlv_old' }];
+			expect((await run(old)).items).toHaveLength(1);
+			expect([...records].filter((k) => k.startsWith('delivery:catch-up'))).toEqual(['delivery:catch-up:7:20']);
 		});
 
 		it('the delivery first (its webhook call after the look back\'s): the look back passes on nothing of it', async () => {
