@@ -31,6 +31,8 @@ import {
 } from './delivery';
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
 import {
+	caughtUpBefore,
+	claimGapPosts,
 	finished,
 	gapClaimsWindow,
 	lookBackAgain,
@@ -270,14 +272,12 @@ export class SocialAggregatorTrigger implements INodeType {
 		try {
 			if (signal) lookingBack(key, kickTime(signal));
 			// The gap's posts are older than the delivery's own: they come first.
-			if (signal) items.unshift(...(await lookBackItems(this, key, signal, signalAt, input)));
-			// Lately a look back ran here: posts it may read as a gap's are claimed by their catch-up IDs too.
-			const claims = gapClaimsWindow(key);
+			const delivered = withoutCaughtUpHere(key, items);
+			const caughtUp = signal ? await lookBackItems(this, key, signal, signalAt, input) : [];
 			// A delivery this process received is checked here alone: no other process can be checking it.
-			const { items: kept, duplicates } = await firstTimeItems(items, databaseStore(this), key, {
+			const { items: kept, duplicates } = await firstTimeItems([...caughtUp, ...delivered], databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
 				warn: (message) => this.logger.warn(message),
-				alsoClaim: claims && { ids: (json) => gapPostIds(json, claims), without: withoutCaughtUp },
 			});
 			if (duplicates.length > 0) {
 				this.logger.info(
@@ -289,6 +289,20 @@ export class SocialAggregatorTrigger implements INodeType {
 			finished(key, ids);
 		}
 	}
+}
+
+/**
+ * The delivery's items without the posts a look back here caught up already (lately a look back ran: a delivery made
+ * since the re-enable may reach n8n after it); the others counted as carried, so a look back leaves them out.
+ */
+function withoutCaughtUpHere(key: string, items: INodeExecutionData[]): INodeExecutionData[] {
+	const window = gapClaimsWindow(key);
+	if (!window) return items;
+	return items.flatMap((item) => {
+		const taken = caughtUpBefore(key, gapPostIds(item.json, window));
+		const json = taken.size > 0 ? withoutCaughtUp(item.json, taken) : item.json;
+		return json ? [{ ...item, json }] : [];
+	});
 }
 
 /** When the delivery that looks back occurred (the service's clock), else now. */
@@ -336,7 +350,9 @@ async function lookBackItems(
 	try {
 		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: putOff?.gap });
 		if (unread) putOffAgain(unread, unread.error);
-		return items;
+		// Not the posts a delivery here carried meanwhile (one made since the re-enable, received after this one).
+		const kept = claimGapPosts(key, items.map((item) => String(item.json.event_id ?? item.json.id)));
+		return items.filter((item) => kept.has(String(item.json.event_id ?? item.json.id)));
 	} catch (error) {
 		putOffAgain(putOff?.gap, error);
 		return [];

@@ -338,12 +338,12 @@ export function deliveredPosts(items: IDataObject[]): Set<string> {
 }
 
 /**
- * The catch-up IDs of the posts a delivery's item carries that were stored within `window` (ms): posts a look back
- * may read as a gap's while the delivery is on its way. The item claims them beside its delivery's ID, so that each
- * post is acted on once, by whichever comes first (docs/exactly-once.md#catch-up).
+ * The catch-up IDs of the posts a `post.created` item carries that were stored within `window` (ms): posts a look
+ * back may read as a gap's while the delivery is on its way; each is acted on once, by whichever comes first
+ * (docs/exactly-once.md#catch-up).
  */
 export function gapPostIds(item: IDataObject, window: { from: number; before: number }): string[] {
-	if (carriesNoDelivered(item)) return [];
+	if (item.event !== 'post.created' || carriesNoDelivered(item)) return [];
 	const storedWithin = ({ post }: { post: IDataObject }) => {
 		const at = typeof post.created_at === 'string' ? Date.parse(post.created_at) : NaN;
 		return at >= window.from && at < window.before;

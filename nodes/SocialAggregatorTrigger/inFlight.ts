@@ -147,27 +147,66 @@ export function takePutOffLookBack(trigger: string): PutOffLookBack | undefined 
 }
 
 /**
- * How long after a look back the deliveries of its trigger claim the catch-up IDs of their posts stored around its
- * kick: a delivery made since the re-enable may reach n8n after another one looked back, its posts read in the gap.
+ * How long after a look back this process keeps, for its trigger, the posts it caught up and the posts deliveries
+ * carried that it may also read: a delivery made since the re-enable may reach n8n after another one looked back.
  */
 const GAP_CLAIMS_MS = 10 * 60_000;
 
-/** Per trigger: the newest look back's kick time (the service's clock, ms), and until when its claims run here. */
-const gapClaims = new Map<string, { kickAt: number; until: number }>();
+/** Posts (catch-up IDs) a trigger's look backs caught up and its deliveries carried, at most, per kind. */
+const GAP_CLAIMS_KEPT = 10_000;
+
+/** Per trigger: the newest look back's kick time (the service's clock, ms), until when its claims run, and the claims. */
+const gapClaims = new Map<string, { kickAt: number; until: number; caughtUp: Set<string>; carried: Set<string> }>();
 
 /** A delivery looks back from a kick that occurred at `kickAt` (ms). */
 export function lookingBack(trigger: string, kickAt: number, now = Date.now()): void {
-	keepRecent(gapClaims, trigger, { kickAt: Math.max(kickAt, gapClaims.get(trigger)?.kickAt ?? kickAt), until: now + GAP_CLAIMS_MS }, TRIGGERS_KEPT);
+	const claims = gapClaims.get(trigger);
+	const kept = { kickAt: Math.max(kickAt, claims?.kickAt ?? kickAt), until: now + GAP_CLAIMS_MS };
+	keepRecent(gapClaims, trigger, { ...kept, caughtUp: claims?.caughtUp ?? new Set(), carried: claims?.carried ?? new Set() }, TRIGGERS_KEPT);
 }
 
 /**
- * When the posts were stored (ms, `from` up to `before`) that deliveries of `trigger` carry and claim by their catch-up
- * IDs too; undefined (the common case) when no look back ran here lately or waits to be tried again. A gap's posts
- * that a delivery other than the kick carries are those of the delivery that closed it: made since the re-enable,
- * within REENABLED_WITHIN_MS before the kick (catchUpPlan.ts), on storing them.
+ * When the posts were stored (ms, `from` up to `before`) that deliveries of `trigger` carry and a look back here may
+ * read as a gap's; undefined (the common case) when no look back ran here lately or waits to be tried again. A gap's
+ * posts that a delivery other than the kick carries are those of the delivery that closed it: made since the
+ * re-enable, within REENABLED_WITHIN_MS before the kick (catchUpPlan.ts), on storing them.
  */
 export function gapClaimsWindow(trigger: string, now = Date.now()): { from: number; before: number } | undefined {
 	const claims = gapClaims.get(trigger);
 	if (!claims || (claims.until < now && !putOffLookBacks.has(trigger))) return undefined;
 	return { from: claims.kickAt - REENABLED_WITHIN_MS - 1_000, before: claims.kickAt + 1_000 };
+}
+
+function addKept(set: Set<string>, ids: Iterable<string>): void {
+	for (const id of ids) {
+		set.delete(id);
+		set.add(id);
+	}
+	for (const oldest of set) {
+		if (set.size <= GAP_CLAIMS_KEPT) break;
+		set.delete(oldest);
+	}
+}
+
+/**
+ * Of the posts a look back read in a gap (catch-up IDs), those no delivery here carried, counted as caught up: a
+ * delivery that carries one later leaves it out. Synchronous, so one of the two always sees the other.
+ */
+export function claimGapPosts(trigger: string, ids: string[]): Set<string> {
+	const claims = gapClaims.get(trigger);
+	const kept = new Set(claims ? ids.filter((id) => !claims.carried.has(id)) : ids);
+	if (claims) addKept(claims.caughtUp, kept);
+	return kept;
+}
+
+/**
+ * Of the posts a delivery carries that a look back may read (catch-up IDs, stored within `gapClaimsWindow`), those a
+ * look back here caught up already; the others are counted as carried, so a look back leaves them out.
+ */
+export function caughtUpBefore(trigger: string, ids: string[]): Set<string> {
+	const claims = gapClaims.get(trigger);
+	if (!claims) return new Set();
+	const taken = new Set(ids.filter((id) => claims.caughtUp.has(id)));
+	addKept(claims.carried, ids.filter((id) => !taken.has(id)));
+	return taken;
 }

@@ -71,11 +71,6 @@ export interface CheckPlace {
 	now?: () => number;
 	/** Where a failed write of claimed records is reported. */
 	warn?: (message: string) => void;
-	/**
-	 * IDs an item claims beside its delivery's (the catch-up IDs of posts a look back may also read), and the item
-	 * without what those claims found taken (undefined: nothing left).
-	 */
-	alsoClaim?: { ids: (json: IDataObject) => string[]; without: (json: IDataObject, taken: Set<string>) => IDataObject | undefined };
 }
 
 /**
@@ -126,16 +121,12 @@ export async function firstTimeItems(
 		const at = itemOccurredAt(item.json);
 		if (id !== undefined && at !== undefined && !occurredAt.has(id)) occurredAt.set(id, at);
 	});
-	const also = place.alsoClaim ? items.map((item) => place.alsoClaim!.ids(item.json)) : [];
-	const claimed = await claimDeliveries(store, key, [...ids, ...also.flat()], occurredAt, place);
+	const claimed = await claimDeliveries(store, key, ids, occurredAt, place);
 	const isCopy = (id: string | undefined): id is string => id !== undefined && !claimed.has(id);
 	const kept = items.flatMap((item, index) => {
 		if (isCopy(ids[index])) return [];
-		const taken = new Set((also[index] ?? []).filter((id) => !claimed.has(id)));
-		const json = taken.size > 0 ? place.alsoClaim!.without(item.json, taken) : item.json;
-		if (!json) return [];
 		const pairedItem = item.pairedItem ?? { item: index };
-		return [{ json, ...(item.binary ? { binary: item.binary } : {}), pairedItem }];
+		return [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}), pairedItem }];
 	});
 	return { items: kept, duplicates: [...new Set(ids.filter(isCopy))] };
 }
