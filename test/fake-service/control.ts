@@ -27,7 +27,7 @@ import type { PlaceIdField } from './state';
 import type { Account, Delivery, EmailRecord, ModerationStatus, PostOrder } from './types';
 import { acceptInvitation, consumeSignInToken, userJson } from './users';
 import { ApiError, isPlainObject, iso, notFound, parseIntStrict, type JsonObject } from './util';
-import { type ForgedDelivery, type TestDeliveryTiming } from './webhooks';
+import { TEST_SAMPLES, type ForgedDelivery, type TestDeliveryTiming, type TestSample } from './webhooks';
 
 export interface RequestFilter {
 	method?: string;
@@ -158,6 +158,11 @@ export interface Control {
 		setStatus(webhookId: number, status: 'active' | 'paused' | 'disabled'): void;
 		/** When Send Test delivers: after its 202 starts (default) or before it answers. */
 		setTestDelivery(timing: TestDeliveryTiming): void;
+		/**
+		 * What a `post.created` test delivery carries from now on, until a reset: `synthetic` (the default) a made-up post
+		 * with id 0; `newestPosts` the newest real posts (up to 3) of the feed of the account that stored a post last.
+		 */
+		setTestSample(sample: TestSample): void;
 	};
 
 	data: {
@@ -335,6 +340,10 @@ export function buildControl(svc: Service): Control {
 			setTestDelivery: (timing) => {
 				svc.webhooks.testDelivery = timing;
 			},
+			setTestSample: (sample) => {
+				if (!TEST_SAMPLES.includes(sample)) throw new Error(`test sample must be one of ${TEST_SAMPLES.join(', ')}, not ${JSON.stringify(sample)}`);
+				svc.webhooks.testSample = sample;
+			},
 			setStatus: (id, status) => {
 				const w = svc.state.webhooks.get(id);
 				if (!w) throw notFound('Webhook');
@@ -457,6 +466,7 @@ export function registerControlRoutes(svc: Service): void {
 	c.get('/social_accounts', wrap((b) => ctl().socialAccounts(b.accountId === undefined ? undefined : num(b.accountId, 'accountId'))));
 
 	c.get('/webhooks/:id/secret', wrap((_b, p) => ({ secret: ctl().webhooks.secret(num(p.id, 'id')) })));
+	c.post('/webhooks/test_sample', wrap((b) => ctl().webhooks.setTestSample(str(b.sample, 'sample') as TestSample)));
 	c.post('/webhooks/:id/status', wrap((b, p) => ctl().webhooks.setStatus(num(p.id, 'id'), str(b.status, 'status') as 'active' | 'paused' | 'disabled')));
 	c.get('/deliveries', wrap((b) => ctl().webhooks.deliveries({ webhookId: b.webhookId === undefined ? undefined : num(b.webhookId, 'webhookId'), event: b.event as string | undefined })));
 	c.post('/deliveries/settle', wrap((b) => svc.webhooks.settle({ fastForward: b.fastForward !== false, timeoutMs: b.timeoutMs === undefined ? undefined : num(b.timeoutMs, 'timeoutMs') })));

@@ -164,6 +164,7 @@ export class Service {
 	reset(): void {
 		this.webhooks.stop();
 		this.webhooks.testDelivery = this.options.webhooks?.testDelivery ?? 'afterAnswer';
+		this.webhooks.testSample = this.options.webhooks?.testSample ?? 'synthetic';
 		this.clock.restart();
 		this.state = buildSeed(this);
 		this.faults.clear();

@@ -145,6 +145,80 @@ describe('test deliveries', () => {
 		expect(rx.received[0].body).toMatchObject({ id: answered.body.data.delivery_id, data: { test: true } });
 		h.fake.control.reset();
 	});
+
+	test('a test delivery carries a synthetic post by default, or the newest real posts of the feed that stored one last', async () => {
+		const w = await subscribe();
+		await h.api.post(`/webhooks/${w.id}/test`, {});
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[0].body.data).toMatchObject({ test: true, feed: { id: 0 }, posts: [{ id: 0 }] });
+
+		rx.reset();
+		h.fake.control.webhooks.setTestSample('newestPosts');
+		const { feedId, sourceIds } = h.fake.control.seedFeed({ posts: 0, name: 'Sampled', sources: [{ platform: 'Twitter', term: '#sampled', term_type: 'hashtag' }] });
+		const synced = h.fake.control.syncFeed(feedId, { newPosts: 5 }).posts.map((post) => Number(post.id));
+		await h.fake.control.webhooks.settle();
+		rx.reset();
+		const res = await h.api.post(`/webhooks/${w.id}/test`, {});
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toHaveLength(1);
+		const { body, raw, headers } = rx.received[0];
+		expect(body).toMatchObject({ id: res.body.data.delivery_id, event: 'post.created', data: { test: true, feed: { id: feedId }, source: { id: sourceIds[0] } } });
+		// The three newest, newest first, each as the feed lists it.
+		const newest = [...synced].sort((a, b) => b - a).slice(0, 3);
+		expect(body.data.posts.map((post: any) => post.id)).toEqual(newest);
+		const { deleted, ...listed } = h.fake.control.getPost(newest[0])!;
+		expect(deleted).toBe(false);
+		expect(body.data.posts[0]).toEqual(listed);
+		expect(headers[SIGNATURE]).toBe(sign(w.secret, raw));
+
+		// A deleted post is no sample; a feed with fewer posts gives what it has.
+		h.fake.control.setPostStatus(newest[0], 'deleted');
+		const other = h.fake.control.seedFeed({ posts: 0, name: 'Sampled later', sources: [{ platform: 'Twitter', term: '#later', term_type: 'hashtag' }] });
+		const [only] = h.fake.control.syncFeed(other.feedId, { newPosts: 1 }).posts;
+		await h.fake.control.webhooks.settle();
+		rx.reset();
+		await h.api.post(`/webhooks/${w.id}/test`, {});
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[0].body.data).toMatchObject({ test: true, feed: { id: other.feedId }, posts: [{ id: only.id }] });
+		expect(rx.received[0].body.data.posts).toHaveLength(1);
+		h.fake.control.setPostStatus(Number(only.id), 'deleted');
+		rx.reset();
+		await h.api.post(`/webhooks/${w.id}/test`, {});
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[0].body.data.posts.map((post: any) => post.id)).toEqual(newest.slice(1).concat([...synced].sort((a, b) => b - a)[3]));
+
+		// Other events keep their synthetic sample; a reset brings the synthetic post back; an unknown sample is refused.
+		rx.reset();
+		await h.api.post(`/webhooks/${w.id}/test`, { event: 'social_account.expiring' });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[0].body.data).toMatchObject({ test: true, social_account: { id: 0 } });
+		expect(() => h.fake.control.webhooks.setTestSample('oldest' as never)).toThrow(/synthetic, newestPosts/);
+		h.fake.control.reset();
+		const again = await subscribe();
+		rx.reset();
+		await h.api.post(`/webhooks/${again.id}/test`, {});
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[0].body.data.posts).toEqual([expect.objectContaining({ id: 0 })]);
+		h.fake.control.reset();
+	});
+
+	test('the test sample over the control API', async () => {
+		const set = await fetch(`${h.fake.origin}/_control/webhooks/test_sample`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sample: 'newestPosts' }) });
+		expect(set.status).toBe(200);
+		const w = await subscribe();
+		const [post] = h.fake.control.syncFeed(2, { newPosts: 1 }).posts;
+		await h.fake.control.webhooks.settle();
+		rx.reset();
+		await h.api.post(`/webhooks/${w.id}/test`, {});
+		await h.fake.control.webhooks.settle();
+		expect(rx.received[0].body.data).toMatchObject({ test: true, feed: { id: 2 }, source: { id: post.source_id } });
+		// Its source's newest posts: the one just synced first, then older ones of that source.
+		expect(rx.received[0].body.data.posts).toHaveLength(3);
+		expect(rx.received[0].body.data.posts[0].id).toBe(post.id);
+		const bad = await fetch(`${h.fake.origin}/_control/webhooks/test_sample`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sample: 'x' }) });
+		expect(bad.status).toBe(400);
+		h.fake.control.reset();
+	});
 });
 
 describe('deliveries', () => {

@@ -5,7 +5,9 @@ import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENTS } from './catalog';
 import { requireAuth } from './keys';
 import type { Ctx } from './router';
 import type { Service } from './service';
-import type { Delivery, DeliveryAttempt, Webhook } from './types';
+import { feedJson, sourceJson } from './feeds';
+import { postJson } from './posts';
+import type { Delivery, DeliveryAttempt, FeedPost, Webhook } from './types';
 import { bodyObject, first, hmacHex, invalid, iso, notFound, paginate, parseIntStrict, parsePaging, type Details } from './util';
 
 export interface WebhookOptions {
@@ -20,9 +22,20 @@ export interface WebhookOptions {
 	 * as the first attempt starts; `beforeAnswer` answers only after that attempt got its answer.
 	 */
 	testDelivery?: TestDeliveryTiming;
+	/**
+	 * What a `post.created` test delivery carries: `synthetic` (default) a made-up post with id 0; `newestPosts` the
+	 * newest real posts of a feed of the account (SERVICE-NOTES.md: "it may be real, recent posts of a feed").
+	 */
+	testSample?: TestSample;
 }
 
 export type TestDeliveryTiming = 'afterAnswer' | 'beforeAnswer';
+
+export const TEST_SAMPLES = ['synthetic', 'newestPosts'] as const;
+export type TestSample = (typeof TEST_SAMPLES)[number];
+
+/** How many real posts a `newestPosts` test delivery carries at most. */
+export const TEST_SAMPLE_POSTS = 3;
 
 export interface AttemptResult {
 	status: number | null;
@@ -140,6 +153,8 @@ export class WebhookEngine {
 
 	testDelivery: TestDeliveryTiming;
 
+	testSample: TestSample;
+
 	private firstAttempts = new Map<string, Promise<void>>();
 
 	private timers = new Map<string, NodeJS.Timeout>();
@@ -158,6 +173,7 @@ export class WebhookEngine {
 		this.timeoutMs = options.timeoutMs ?? 5000;
 		this.disableAfter = options.disableAfter ?? 10;
 		this.testDelivery = options.testDelivery ?? 'afterAnswer';
+		this.testSample = options.testSample ?? 'synthetic';
 	}
 
 	headersFor(signature: string | null): Record<string, string> {
@@ -367,8 +383,33 @@ function validateWebhook(svc: Service, body: Record<string, unknown>, creating: 
 	return out;
 }
 
-function sampleData(ctx: Ctx, event: string): Record<string, unknown> {
+/**
+ * The newest real posts of a feed of the account, as a `post.created` delivery's data: the feed holding the post
+ * stored last (ids grow as posts are stored), and up to TEST_SAMPLE_POSTS of its newest posts of that post's source,
+ * newest first. Undefined when the account has no post.
+ */
+function newestPostsSample(svc: Service, accountId: number): Record<string, unknown> | undefined {
+	const state = svc.state;
+	let newest: FeedPost | undefined;
+	for (const feed of state.feeds.values()) {
+		if (feed.accountId !== accountId) continue;
+		for (const post of state.visiblePosts(feed.id)) if (!newest || post.id > newest.id) newest = post;
+	}
+	const feed = newest && state.feeds.get(newest.feedId);
+	const source = newest && state.sources.get(newest.sourceId);
+	if (!newest || !feed || !source) return undefined;
+	const posts = state
+		.visiblePosts(feed.id)
+		.filter((post) => post.sourceId === source.id)
+		.sort((a, b) => b.id - a.id)
+		.slice(0, TEST_SAMPLE_POSTS);
+	return { test: true, feed: feedJson(state, feed), source: sourceJson(state, source), posts: posts.map(postJson) };
+}
+
+function sampleData(svc: Service, ctx: Ctx, webhook: Webhook, event: string): Record<string, unknown> {
 	if (event === 'post.created') {
+		const real = svc.webhooks.testSample === 'newestPosts' ? newestPostsSample(svc, webhook.accountId) : undefined;
+		if (real) return real;
 		return {
 			test: true,
 			feed: { id: 0, name: 'Test feed' },
@@ -455,7 +496,7 @@ export function registerWebhooks(svc: Service): void {
 			if (typeof body.event !== 'string' || !WEBHOOK_EVENT_NAMES.includes(body.event)) throw invalid({ event: ['is not a known event'] });
 			event = body.event;
 		}
-		const delivery = svc.webhooks.create(w, event, sampleData(ctx, event));
+		const delivery = svc.webhooks.create(w, event, sampleData(svc, ctx, w, event));
 		if (svc.webhooks.testDelivery === 'beforeAnswer') await svc.webhooks.firstAttempt(delivery.id);
 		return { status: 202, body: { data: { delivery_id: delivery.id, event } } };
 	});
