@@ -50,6 +50,7 @@ const ESTIMATES = {
 	'feed-new-posts.e2e.ts': 190,
 	'queue.e2e.ts': 180,
 	'ratelimit-budget.e2e.ts': 150,
+	'catch-up-gaps.e2e.ts': 120,
 	'start-signals.e2e.ts': 95,
 	'trigger.e2e.ts': 90,
 	'editor.e2e.ts': 85,
