@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
 import { deliveriesPath, redeliveryPath } from '../shared/deliveryLog';
-import { DEFAULT_LATE_HOURS, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost, type HeldWalk } from '../shared/feedWalk';
+import { DEFAULT_LATE_HOURS, FEED_PAGE_SIZE, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost, type HeldWalk } from '../shared/feedWalk';
 import { collectPages, readPagesUntil } from '../shared/pages';
 import { MAX_PER_PAGE } from '../shared/constants';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
@@ -141,12 +141,30 @@ async function gapPostsOf(ctx: IExecuteFunctions, pending: PendingFeed, spans: S
 	};
 	const after = Math.min(...spans.map((span) => span.after));
 	const bound = { isOld: (post: FeedPost) => !(createdAt(post) > after), since: after, lateMs: DEFAULT_LATE_HOURS * 3_600_000 };
-	const walk = await walkFeedPosts(fetchPage, bound, { maxPages: MAX_PAGES_READ, held: pending.held });
+	let firstPins: string | undefined;
+	const onRead = (posts: FeedPost[]) => (firstPins ??= pinnedIds(posts));
+	const walk = await walkFeedPosts(fetchPage, bound, { maxPages: MAX_PAGES_READ, held: pending.held, onRead });
 	if (missing) notes.push(`feed ${String(feed.id)} was not found (404): its posts of the gap were not read`);
+	let posts = walk.posts;
+	if (!pending.held && walk.done && walk.requests > 1 && pinnedIds((await fetchPage(1, FEED_PAGE_SIZE)).posts) !== firstPins) {
+		// A post pinned or unpinned while the walk read on moved the posts between onto pages already read, and the
+		// service's count did not change: walk once more; what both walks found counts once.
+		const again = await walkFeedPosts(fetchPage, bound, { maxPages: MAX_PAGES_READ });
+		posts = [...new Map([...posts, ...again.posts].map((post) => [post.id, post])).values()];
+	}
 	const inSpans = (post: FeedPost) => spans.some((span) => createdAt(post) > span.after && createdAt(post) < span.before);
 	// A held walk reads its last page again first: those posts were given by the look back before.
 	const given = new Set(pending.held?.seen ?? []);
-	return { posts: walk.posts.filter((post) => inSpans(post) && !given.has(post.id)), held: missing ? undefined : walk.held };
+	return { posts: posts.filter((post) => inSpans(post) && !given.has(post.id)), held: missing ? undefined : walk.held };
+}
+
+/** The posts a page lists as pinned, as one text to compare. */
+function pinnedIds(posts: FeedPost[]): string {
+	return posts
+		.filter((post) => post.pinned === true)
+		.map((post) => post.id)
+		.sort((a, b) => a - b)
+		.join(',');
 }
 
 /**

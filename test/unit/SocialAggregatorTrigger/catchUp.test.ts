@@ -12,9 +12,13 @@ const iso = (seconds: number) => new Date(at(seconds)).toISOString();
 class CatchUpService {
 	requests: string[] = [];
 
+	/** Called before each answer of a feed's posts, with how many were answered before. */
+	beforeFeedPage?: (answered: number) => void;
+	private feedPages = 0;
+
 	constructor(
 		public log: IDataObject[] | undefined,
-		public posts: Record<string, IDataObject[]>,
+		public posts: Record<string, IDataObject[] | (() => IDataObject[])>,
 	) {}
 
 	async handle(options: IHttpRequestOptions): Promise<{ statusCode: number; headers: IDataObject; body: unknown }> {
@@ -45,7 +49,11 @@ class CatchUpService {
 		}
 		if (path === '/feeds') return paged(Object.keys(this.posts).map((id) => ({ id: Number(id), name: `Feed ${id}` })));
 		const feed = /^\/feeds\/(\d+)\/posts$/.exec(path);
-		if (feed) return paged(this.posts[feed[1]] ?? []);
+		if (feed) {
+			this.beforeFeedPage?.(this.feedPages++);
+			const list = this.posts[feed[1]] ?? [];
+			return paged(typeof list === 'function' ? list() : list);
+		}
 		return { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: `no route ${path}` } } };
 	}
 }
@@ -86,8 +94,9 @@ describe('catchUp against a service', () => {
 		expect(ids.filter((id) => Number(id) < 2000)).toEqual(Array.from({ length: 230 }, (_, i) => 1021 + i));
 		expect(ids.filter((id) => Number(id) >= 2000)).toEqual(Array.from({ length: 20 }, (_, i) => 2021 + i));
 		expect(result.deliveries.map((d) => d.occurred_at)).toEqual([...result.deliveries.map((d) => d.occurred_at)].sort());
-		// Feed 1 read over three pages, stopping at the page that reaches the gap's start; feed 2 in one.
-		expect(service.requests.filter((r) => r.startsWith('GET /feeds/1/posts'))).toHaveLength(3);
+		// Feed 1 read over three pages, stopping at the page that reaches the gap's start, and page 1 once more to see
+		// that no post was pinned or unpinned meanwhile; feed 2 in one.
+		expect(service.requests.filter((r) => r.startsWith('GET /feeds/1/posts'))).toHaveLength(4);
 		expect(result.notes).toEqual([]);
 	});
 
@@ -224,5 +233,39 @@ describe('catchUp against a service', () => {
 		// f1's posts 6..10, f2's 21..25, the gap's after f2: 26..40.
 		expect(postIds(result.deliveries)).toEqual([...[6, 7, 8, 9, 10], ...Array.from({ length: 20 }, (_, i) => 21 + i)].map((n) => 1000 + n));
 		expect(result.notes).toEqual([expect.stringContaining('older than Max Age (60 min) were not sent again')]);
+	});
+
+	describe.each(['platformPinnedFirst', 'storedPinnedFirst'] as const)('%s: a post pinned or unpinned while the gap is read (the count the same)', (order) => {
+		/** A feed with history, one old post pinned (listed first), then 250 posts in the gap; the log around them. */
+		const setUp = () => {
+			const feed = new FeedListStub(order);
+			const history = feed.history(300);
+			feed.pin(history[2]);
+			const stopped = feed.now;
+			const added = feed.add(250);
+			const gapLog = [
+				{ id: 'f1', status: 'failed', created_at: new Date(stopped).toISOString() },
+				{ id: 'kick', status: 'pending', created_at: new Date(feed.now + 1000).toISOString() },
+			];
+			const service = new CatchUpService(gapLog, { '7': () => feed.listed() });
+			const request = { subscriptionId: '1', kick: { id: 'kick', at: feed.now + 1000 }, spanDays: 7, feedIds: ['7'] };
+			return { feed, history, added, service, request };
+		};
+
+		it('the pinned post unpinned right after page 1 was read: every post of the gap once', async () => {
+			const { feed, history, added, service, request } = setUp();
+			service.beforeFeedPage = (answered) => answered === 1 && feed.pin(history[2], false);
+			const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+			const result = await catchUp(context as unknown as IExecuteFunctions, request);
+			expect(postIds(result.deliveries)).toEqual(added);
+		});
+
+		it('a post of the gap on page 3 pinned right after page 1 was read: every post of the gap once', async () => {
+			const { feed, added, service, request } = setUp();
+			service.beforeFeedPage = (answered) => answered === 1 && feed.pin(added[20]);
+			const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+			const result = await catchUp(context as unknown as IExecuteFunctions, request);
+			expect(postIds(result.deliveries)).toEqual(added);
+		});
 	});
 });

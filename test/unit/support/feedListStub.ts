@@ -55,9 +55,9 @@ export class FeedListStub {
 		return ids;
 	}
 
-	pin(id: number): void {
+	pin(id: number, pinned = true): void {
 		const post = this.posts.find((p) => p.id === id);
-		if (post) post.pinned = true;
+		if (post) post.pinned = pinned;
 	}
 
 	/** Moves posts into a moderation status (a moderator approving or rejecting them). */
