@@ -43,7 +43,7 @@ import {
 	takePlace,
 	takePutOffLookBack,
 } from './inFlight';
-import { checkExists, create, deliverySecrets, liveSubscriptionId, remove, triggerKey } from './lifecycle';
+import { checkExists, create, deliverySecrets, liveSubscription, remove, triggerKey } from './lifecycle';
 import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
 /** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
@@ -368,8 +368,9 @@ async function caughtUpItems(
 	ctx: IExecuteFunctions,
 	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: UnreadGap },
 ): Promise<{ items: INodeExecutionData[]; unread?: CatchUpResult['unread'] }> {
-	const subscriptionId = liveSubscriptionId(ctx);
-	if (!subscriptionId) return { items: [] };
+	const subscription = liveSubscription(ctx);
+	if (!subscription) return { items: [] };
+	const subscriptionId = subscription.id;
 	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);
 	const { kick, signalAt, delivered, gap } = lookBack;
 	const maxAge = Number(settings.options.maxAge ?? 0);
@@ -381,6 +382,7 @@ async function caughtUpItems(
 		delivered,
 		readPosts: passesPostCreated(settings),
 		maxAgeMinutes: Number.isFinite(maxAge) && maxAge > 0 ? maxAge : 0,
+		subscriptionCreatedAt: subscription.createdAt,
 	};
 	const result = gap ? await readGap(ctx, request, gap) : await catchUp(ctx, request);
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);

@@ -38,6 +38,8 @@ export interface CatchUpRequest {
 	readPosts?: boolean;
 	/** The trigger's Max Age (minutes; 0 or absent: none): failed deliveries older than it are not sent again. */
 	maxAgeMinutes?: number;
+	/** When the subscription was made (ms), where the trigger knows: no post before it was delivered. */
+	subscriptionCreatedAt?: number;
 }
 
 /** A feed whose posts of the gap are still to read: from its start, or from where a walk stopped. */
@@ -191,7 +193,8 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	let plan = planCatchUp(entries, request.kick, floor);
 	if (request.maxAgeMinutes) {
 		// Sent again now, received within the wait for redeliveries: one that would then be past Max Age is left unsent.
-		plan = leaveUnsent(plan, entries, floor, Date.now() + REDELIVERY_WAIT_MS + 60_000 - request.maxAgeMinutes * 60_000);
+		const sendableFrom = Date.now() + REDELIVERY_WAIT_MS + 60_000 - request.maxAgeMinutes * 60_000;
+		plan = leaveUnsent(plan, entries, { floor, sendableFrom, createdAt: request.subscriptionCreatedAt });
 		if (plan.unsent) notes.push(unsentNote(plan.unsent.length, request));
 	}
 	if (plan.redeliver.length === 0 && !plan.gap && !plan.unsent) return { deliveries: [], redelivered: 0, notes };

@@ -87,16 +87,22 @@ export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number 
 /**
  * The plan with the failed deliveries made before `sendableFrom` left unsent (a trigger with Max Age would refuse
  * them, and each refusal counts towards the service disabling the subscription): the posts each carried were created
- * after the entry before it and by its own time, so those spans are read from the feeds instead.
+ * after the entry before it (the first: after the subscription was made, or within REENABLED_WITHIN_MS before it where
+ * that is not known) and by its own time, so those spans are read from the feeds instead.
  */
-export function leaveUnsent(plan: CatchUpPlan, entries: LogEntry[], floor: number, sendableFrom: number): CatchUpPlan {
+export function leaveUnsent(
+	plan: CatchUpPlan,
+	entries: LogEntry[],
+	limits: { floor: number; sendableFrom: number; createdAt?: number },
+): CatchUpPlan {
+	const { floor, sendableFrom, createdAt } = limits;
 	const old = new Set(entries.filter((entry) => entry.at < sendableFrom && plan.redeliver.includes(entry.id)).map((entry) => entry.id));
 	if (old.size === 0) return plan;
 	const spans: Span[] = [];
 	entries.forEach((entry, index) => {
 		if (!old.has(entry.id)) return;
-		const previous = entries[index - 1];
-		const span = { after: Math.max(previous?.at ?? floor, floor), before: entry.at + 1 };
+		const previous = entries[index - 1]?.at ?? createdAt ?? entry.at - REENABLED_WITHIN_MS;
+		const span = { after: Math.max(previous, floor), before: entry.at + 1 };
 		const last = spans[spans.length - 1];
 		if (last && span.after <= last.before) last.before = Math.max(last.before, span.before);
 		else spans.push(span);

@@ -18,6 +18,8 @@ interface StoredSubscription extends IDataObject {
 	events: string[];
 	/** Made for n8n's test URL ("Listen for test event"). */
 	test: boolean;
+	/** When it was made (ms; the service's `created_at`, else this n8n's clock): no delivery of it came before. */
+	createdAt?: number;
 }
 
 type Slot = 'live' | 'test';
@@ -186,11 +188,12 @@ async function reEnable(ctx: IHookFunctions, id: string, status: string): Promis
 	return true;
 }
 
-/** The live subscription's id, for the catch-up that runs in an execution. */
-export function liveSubscriptionId(ctx: IExecuteFunctions): string | undefined {
+/** The live subscription's id and, when this trigger made it, when; for the catch-up that runs in an execution. */
+export function liveSubscription(ctx: IExecuteFunctions): { id: string; createdAt?: number } | undefined {
 	const subscriptions = ctx.getWorkflowStaticData('node').subscriptions;
 	const live = isObject(subscriptions) ? (subscriptions as Stored).live : undefined;
-	return live?.id ? String(live.id) : undefined;
+	if (!live?.id) return undefined;
+	return typeof live.createdAt === 'number' ? { id: String(live.id), createdAt: live.createdAt } : { id: String(live.id) };
 }
 
 /** Subscribes this URL, keeping id and secret; others at this URL go first (no stored secret verifies them). */
@@ -224,7 +227,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 			'The service did not return a signing secret for the new subscription, so its deliveries could not be verified',
 		);
 	}
-	setStored(ctx, slot, { id, secret: created.secret, url, events, test });
+	const createdAt = typeof created.created_at === 'string' ? Date.parse(created.created_at) : NaN;
+	setStored(ctx, slot, { id, secret: created.secret, url, events, test, createdAt: Number.isNaN(createdAt) ? Date.now() : createdAt });
 	keepRecent(secretsRegisteredHere, `${triggerKey(ctx)}:${slot}`, created.secret, SECRETS_KEPT);
 
 	// A test delivery gives the editor a sample event without waiting; without it, real events still arrive.

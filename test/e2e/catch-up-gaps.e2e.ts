@@ -14,6 +14,10 @@
  *   and the pinned one unpinned, in both listing orders. The catch-up reads the feed with no status filter, so a
  *   rejected post stays in the list: every post of the gap but the deleted ones exactly once, the rejected included;
  *   the deleted ones at most once (read before they went, a pin of them answers 404); nothing twice.
+ * - Max Age: the trigger refuses deliveries older than 30 minutes. An outage three hours ago: the failed deliveries
+ *   are not sent again (the trigger would refuse each with 422, and the service counts refusals towards disabling);
+ *   their posts and the gap's are read from the feed: every one acted on once, no delivery refused, the subscription
+ *   active with no failure counted. Run first, while the stand-in's clock is still three hours behind.
  *
  * One n8n for the file (ownServer: each outage stops and starts it).
  */
@@ -35,11 +39,18 @@ const TRIGGER = 'On New Posts';
 /** Failed deliveries in a row that make the service disable a subscription (the stand-in's `disableAfter`). */
 const FAILED = 10;
 
+/** The trigger's Max Age (minutes), and how far behind the real time the stand-in's clock starts (ms). */
+const MAX_AGE_MINUTES = 30;
+const CLOCK_BEHIND_MS = 3 * 3_600_000;
+
 /**
- * The stand-in's clock near the real time, so that its times and n8n's agree; one attempt per delivery (no retries),
- * so that 10 deliveries that fail are what disables the subscription.
+ * The stand-in's clock three hours behind the real time for the first case (Max Age), then moved to it; one attempt
+ * per delivery (no retries), so that 10 deliveries that fail are what disables the subscription.
  */
-const BACKEND = { clock: { start: new Date().toISOString(), mode: 'running' }, webhooks: { retryDelaysMs: [], timeoutMs: 5000, disableAfter: FAILED } };
+const BACKEND = {
+	clock: { start: new Date(Date.now() - CLOCK_BEHIND_MS).toISOString(), mode: 'running' },
+	webhooks: { retryDelaysMs: [], timeoutMs: 5000, disableAfter: FAILED },
+};
 
 /**
  * The trigger (test deliveries included, the default), a Filter that lets through only the items that are not a test
@@ -47,7 +58,8 @@ const BACKEND = { clock: { start: new Date().toISOString(), mode: 'running' }, w
  * 404, which the Pin node passes on as an error item rather than failing the execution (its request is still counted).
  */
 function pinRealPosts(name: string) {
-	const first = node('socialAggregatorTrigger', { events: ['post.created'], output: 'eachPost', options: { allowHttp: true } }, { name: TRIGGER });
+	const options = { allowHttp: true, maxAge: MAX_AGE_MINUTES };
+	const first = node('socialAggregatorTrigger', { events: ['post.created'], output: 'eachPost', options }, { name: TRIGGER });
 	const realOnly = node(
 		'n8n-nodes-base.filter',
 		{
@@ -82,7 +94,7 @@ async function ownerGet<T>(ctx: E2eContext, apiPath: string): Promise<T> {
 }
 
 async function subscriptionAt(ctx: E2eContext, url: string) {
-	const { data } = await ownerGet<{ data: Array<{ id: number; url: string; status: string }> }>(ctx, '/webhooks?per_page=100');
+	const { data } = await ownerGet<{ data: Array<{ id: number; url: string; status: string; consecutive_failures?: number }> }>(ctx, '/webhooks?per_page=100');
 	return data.find((subscription) => subscription.url === url);
 }
 
@@ -130,14 +142,20 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 	 * The outage: n8n stopped; 10 posts synced one at a time, each delivery failing (the subscription disabled); then
 	 * `gapSize` posts in one sync, no delivery; n8n started again. `beforeStart` runs while n8n is still away.
 	 */
-	async function outage(feed: Feed, gapSize: number, beforeStart?: (gap: number[]) => void): Promise<{ failed: number[]; gap: number[]; subscriptionId: number }> {
+	async function outage(
+		feed: Feed,
+		gapSize: number,
+		beforeStart?: (gap: number[]) => void,
+		long = false,
+	): Promise<{ failed: number[]; gap: number[]; subscriptionId: number }> {
 		const fake = ctx.backend.fake!;
 		assert.equal(fake.control.shapes(), 'live', 'the delivery log is offered in the live shape only');
 		const subscription = await subscriptionAt(ctx, hookUrl());
 		assert.equal(subscription?.status, 'active', 'the subscription is not active before the outage');
 		const subscriptionId = subscription!.id;
-		// Near the real time, never back: a post stored later must not have been stored earlier.
-		if (Date.now() > fake.control.clock.now().getTime()) fake.control.clock.set(new Date());
+		// Near the real time, never back (a post stored later must not have been stored earlier); `long`: an outage
+		// that began while the clock was still behind.
+		if (!long && Date.now() > fake.control.clock.now().getTime()) fake.control.clock.set(new Date());
 		await ctx.n8n.stop();
 		const failed: number[] = [];
 		for (let n = 0; n < FAILED; n++) {
@@ -155,6 +173,7 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 		// The stand-in dates a sync's posts a second apart up to its newest: the clock moves past them, as a service's would.
 		fake.control.clock.advance(gapSize * 1000 + 2000);
 		const gap = ascending(sync.posts.map((post) => Number(post.id)));
+		if (long) fake.control.clock.set(new Date());
 		beforeStart?.(gap);
 		await fake.control.webhooks.settle();
 		await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [webhookPath(trigger, TRIGGER)], published: [workflowId] });
@@ -183,13 +202,13 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 	 * Waits for the executions the catch-up makes (the 10 failed deliveries sent again and the test delivery's), all
 	 * finished, nothing left to deliver; returns them with the posts the Pin node acted on meanwhile.
 	 */
-	async function catchUpOver(before: ExecutionSummary[], pinnedBefore: number, label: string, started: number) {
+	async function catchUpOver(before: ExecutionSummary[], pinnedBefore: number, label: string, started: number, runsExpected = FAILED + 1) {
 		const fake = ctx.backend.fake!;
 		const fresh = async () => (await ctx.n8n.executions(workflowId)).filter((run) => !before.some((old) => old.id === run.id));
 		const done = async () => {
 			await fake.control.webhooks.settle();
 			const runs = await fresh();
-			return runs.length >= FAILED + 1 && runs.every((run) => !['new', 'running', 'waiting', 'unknown'].includes(run.status)) ? runs : undefined;
+			return runs.length >= runsExpected && runs.every((run) => !['new', 'running', 'waiting', 'unknown'].includes(run.status)) ? runs : undefined;
 		};
 		await waitFor(`${label}: the executions of the catch-up, finished`, done, { timeoutMs: 120_000, intervalMs: 500 });
 		// Nothing after them: the last check finds what the one before found.
@@ -211,6 +230,41 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 		for (const { postId } of pinned) counts.set(postId, (counts.get(postId) ?? 0) + 1);
 		return counts;
 	}
+
+	it(`Max Age ${MAX_AGE_MINUTES} min, an outage three hours ago: the failed deliveries are not sent again (refused they would count towards disabling); each of their posts and of the gap acted on once`, async () => {
+		const fake = ctx.backend.fake!;
+		const label = 'Max Age, published again';
+		assert.ok(Date.now() - fake.control.clock.now().getTime() > 2 * 3_600_000, 'the stand-in\'s clock is not behind: this case must run first');
+		fake.control.setPostOrder('stored');
+		fake.control.webhooks.setTestSample('synthetic');
+		const feed = newFeed(fake, 'max age');
+		const { failed, gap, subscriptionId } = await outage(feed, 40, undefined, true);
+		const deliveriesBefore = new Set(fake.control.webhooks.deliveries({ webhookId: subscriptionId }).map((d) => d.id));
+		const requestsBefore = fake.control.requests.list({ method: 'POST' }).length;
+		const before = await ctx.n8n.executions(workflowId);
+		const pinnedBefore = pins(fake).length;
+		const started = Date.now();
+		await comeBack('publish', subscriptionId);
+		// One execution: the test delivery's, which caught up the posts of the failed deliveries and of the gap.
+		const { triggerItems, pinned } = await catchUpOver(before, pinnedBefore, label, started, 1);
+		const redelivered = fake.control.requests.list({ method: 'POST' }).slice(requestsBefore).filter((request) => request.path.endsWith('/redeliver'));
+		assert.deepEqual(redelivered.map((request) => request.path), [], `${label}: failed deliveries sent again`);
+		const refused = fake.control.webhooks
+			.deliveries({ webhookId: subscriptionId })
+			.flatMap((d) => d.attempts.filter((attempt) => !deliveriesBefore.has(d.id) || Date.parse(attempt.at) >= started - 1000))
+			.filter((attempt) => attempt.status !== 200);
+		assert.deepEqual(refused.map((attempt) => attempt.status), [], `${label}: deliveries the trigger refused`);
+		const subscription = await subscriptionAt(ctx, hookUrl());
+		assert.deepEqual([subscription?.status, subscription?.consecutive_failures], ['active', 0], `${label}: the subscription`);
+
+		const expected = ascending([...failed, ...gap]);
+		const counts = countPins(pinned);
+		assert.deepEqual(expected.filter((id) => !counts.has(id)), [], `${label}: posts never acted on`);
+		assert.deepEqual([...counts].filter(([, n]) => n > 1), [], `${label}: posts acted on twice`);
+		assert.deepEqual(ascending(counts.keys()), expected, `${label}: the posts acted on are those of the outage`);
+		assert.ok(triggerItems.filter((item) => item.test !== true).every((item) => item.caught_up === true), `${label}: items not caught up`);
+		process.stderr.write(`[catch-up-gaps] ${label}: ${expected.length} posts (${failed.length} of failed deliveries three hours old) acted on once each, none sent again, none refused\n`);
+	});
 
 	const cases = [
 		{ way: 'publish', gapSize: 10, order: 'pinnedThenPlatform' },

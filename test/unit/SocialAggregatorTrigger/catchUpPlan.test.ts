@@ -81,7 +81,7 @@ describe('leaveUnsent (Max Age)', () => {
 	const log = [entry('ok', 0, 'done'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('ok2', 30, 'done'), entry('f3', 40, 'failed'), entry('f4', 50, 'failed'), entry('kick', 1000, 'pending')];
 
 	it('failed deliveries made before the limit stay unsent; where their posts were created is read instead, merged with the gap', () => {
-		const plan = leaveUnsent(planCatchUp(log, kick, FLOOR), log, FLOOR, at(45));
+		const plan = leaveUnsent(planCatchUp(log, kick, FLOOR), log, { floor: FLOOR, sendableFrom: at(45) });
 		expect(plan.redeliver).toEqual(['f4']);
 		expect(plan.unsent).toEqual([
 			{ after: at(0), before: at(20) + 1 },
@@ -93,7 +93,7 @@ describe('leaveUnsent (Max Age)', () => {
 			{ after: at(50), before: at(1000) },
 		]);
 		// All too old: one span from the delivery before the last run of failures to the kick.
-		const all = leaveUnsent(planCatchUp(log, kick, FLOOR), log, FLOOR, at(999));
+		const all = leaveUnsent(planCatchUp(log, kick, FLOOR), log, { floor: FLOOR, sendableFrom: at(999) });
 		expect(all.redeliver).toEqual([]);
 		expect(spansToRead(all)).toEqual([
 			{ after: at(0), before: at(20) + 1 },
@@ -101,9 +101,16 @@ describe('leaveUnsent (Max Age)', () => {
 		]);
 	});
 
+	it('the first delivery of the subscription too old: its posts are those stored since the subscription was made, else in the minute before it', () => {
+		const first = [entry('f1', 100, 'failed'), entry('f2', 110, 'failed'), entry('kick', 1000, 'pending')];
+		const plan = planCatchUp(first, kick, FLOOR);
+		expect(spansToRead(leaveUnsent(plan, first, { floor: FLOOR, sendableFrom: at(999), createdAt: at(90) }))).toEqual([{ after: at(90), before: at(1000) }]);
+		expect(spansToRead(leaveUnsent(plan, first, { floor: FLOOR, sendableFrom: at(999) }))).toEqual([{ after: at(40), before: at(1000) }]);
+	});
+
 	it('none too old: the plan unchanged', () => {
 		const plan = planCatchUp(log, kick, FLOOR);
-		expect(leaveUnsent(plan, log, FLOOR, at(5))).toBe(plan);
+		expect(leaveUnsent(plan, log, { floor: FLOOR, sendableFrom: at(5) })).toBe(plan);
 	});
 });
 

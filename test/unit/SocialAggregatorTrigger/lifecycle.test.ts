@@ -53,8 +53,11 @@ describe('webhook lifecycle', () => {
 				url: URL_LIVE,
 				events: ['post.created', 'social_account.expired'],
 				test: false,
+				// The stub answers no created_at: this n8n's clock. The catch-up reads no post from before it.
+				createdAt: expect.any(Number),
 			},
 		});
+		expect(Math.abs((staticData.subscriptions as { live: { createdAt: number } }).live.createdAt - Date.now())).toBeLessThan(60_000);
 		expect(api.requests.some((r) => r.path.endsWith('/test'))).toBe(false);
 		expect(await run('checkExists', context)).toBe(true);
 	});
