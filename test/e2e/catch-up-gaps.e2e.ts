@@ -27,6 +27,7 @@ import { describe, it } from 'node:test';
 
 import { e2eSuite, recordTiming, REPO_ROOT, waitFor, webhookPath, type E2eContext, type ExecutionSummary } from './lib';
 import { node, workflow } from './lib/workflow';
+import { subscriptionAt } from './lib/subscriptions';
 
 type Fake = NonNullable<E2eContext['backend']['fake']>;
 interface Feed {
@@ -85,17 +86,6 @@ function pinRealPosts(name: string) {
 		{ name: 'Pin', onError: 'continueRegularOutput' },
 	);
 	return workflow(name, [realOnly, pin], { first });
-}
-
-async function ownerGet<T>(ctx: E2eContext, apiPath: string): Promise<T> {
-	const response = await fetch(`${ctx.backend.url}${apiPath}`, { headers: { Authorization: `Bearer ${ctx.backend.fake!.control.keys.owner}` } });
-	assert.equal(response.status, 200, `GET ${apiPath}: ${response.status}`);
-	return (await response.json()) as T;
-}
-
-async function subscriptionAt(ctx: E2eContext, url: string) {
-	const { data } = await ownerGet<{ data: Array<{ id: number; url: string; status: string; consecutive_failures?: number }> }>(ctx, '/webhooks?per_page=100');
-	return data.find((subscription) => subscription.url === url);
 }
 
 /** The Pin node's requests at the service, in the order they came: the posts acted on, with the service's answer. */

@@ -21,6 +21,7 @@ import { describe, it } from 'node:test';
 
 import { e2eSuite, pinNewPosts, recordTiming, REPO_ROOT, sleep, waitFor, webhookPath, type E2eContext } from './lib';
 import { node, workflow } from './lib/workflow';
+import { ownerGet, subscriptionAt } from './lib/subscriptions';
 
 type Fake = NonNullable<E2eContext['backend']['fake']>;
 
@@ -42,17 +43,6 @@ interface Made {
 	/** Whether the service made a delivery of it (to this trigger's subscription). */
 	delivered: boolean;
 	deliveryId?: string;
-}
-
-async function ownerGet<T>(ctx: E2eContext, apiPath: string): Promise<T> {
-	const response = await fetch(`${ctx.backend.url}${apiPath}`, { headers: { Authorization: `Bearer ${ctx.backend.fake!.control.keys.owner}` } });
-	assert.equal(response.status, 200, `GET ${apiPath}: ${response.status}`);
-	return (await response.json()) as T;
-}
-
-async function subscriptionAt(ctx: E2eContext, url: string) {
-	const { data } = await ownerGet<{ data: Array<{ id: number; url: string; status: string; consecutive_failures: number }> }>(ctx, '/webhooks?per_page=100');
-	return data.find((subscription) => subscription.url === url);
 }
 
 /** The service's delivery log of a subscription (GET /webhooks/{id}/deliveries), newest first. */
