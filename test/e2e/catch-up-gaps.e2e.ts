@@ -1,7 +1,9 @@
 /**
  * Catch-up over a gap, in a real n8n with the stand-in in its `live` shape (the one with a delivery log), two cases
- * the first catch-up file leaves out. Each outage: n8n stopped, 10 posts whose deliveries fail (the service disables
- * the subscription), then the posts of the gap, synced while it was disabled (no delivery); n8n started again.
+ * the first catch-up file leaves out. Each outage: n8n away as the service sees it (the stand-in's
+ * `webhooks.setUnreachable`: every attempt a refused connection; catch-up.e2e.ts stops n8n itself), 10 posts whose
+ * deliveries fail (the service disables the subscription), then the posts of the gap, synced while it was disabled (no
+ * delivery); n8n reachable again.
  *
  * - The test delivery carries the newest posts of the gap as its sample (SERVICE-NOTES.md: a test delivery "may be
  *   real, recent posts of a feed ... which were not delivered by it"; the stand-in's `setTestSample('newestPosts')`).
@@ -19,7 +21,7 @@
  *   their posts and the gap's are read from the feed: every one acted on once, no delivery refused, the subscription
  *   active with no failure counted. Run first, while the stand-in's clock is still three hours behind.
  *
- * One n8n for the file (ownServer: each outage stops and starts it).
+ * One n8n for the file, its own (ownServer), beside the stand-in whose clock starts three hours behind.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -129,8 +131,8 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 	const hookUrl = () => ctx.n8n.webhookUrl(webhookPath(trigger, TRIGGER));
 
 	/**
-	 * The outage: n8n stopped; 10 posts synced one at a time, each delivery failing (the subscription disabled); then
-	 * `gapSize` posts in one sync, no delivery; n8n started again. `beforeStart` runs while n8n is still away.
+	 * The outage: n8n unreachable; 10 posts synced one at a time, each delivery failing (the subscription disabled);
+	 * then `gapSize` posts in one sync, no delivery; n8n reachable again. `beforeStart` runs while n8n is still away.
 	 */
 	async function outage(
 		feed: Feed,
@@ -146,7 +148,7 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 		// Near the real time, never back (a post stored later must not have been stored earlier); `long`: an outage
 		// that began while the clock was still behind.
 		if (!long && Date.now() > fake.control.clock.now().getTime()) fake.control.clock.set(new Date());
-		await ctx.n8n.stop();
+		fake.control.webhooks.setUnreachable(hookUrl(), true);
 		const failed: number[] = [];
 		for (let n = 0; n < FAILED; n++) {
 			fake.control.clock.advance(2000);
@@ -166,7 +168,7 @@ describe('Catch-up over a gap: a test delivery whose sample is the newest posts 
 		if (long) fake.control.clock.set(new Date());
 		beforeStart?.(gap);
 		await fake.control.webhooks.settle();
-		await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [webhookPath(trigger, TRIGGER)], published: [workflowId] });
+		fake.control.webhooks.setUnreachable(hookUrl(), false);
 		return { failed, gap, subscriptionId };
 	}
 

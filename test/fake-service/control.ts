@@ -163,6 +163,8 @@ export interface Control {
 		 * with id 0; `newestPosts` the newest real posts (up to 3) of the feed of the account that stored a post last.
 		 */
 		setTestSample(sample: TestSample): void;
+		/** Whether the receiver at `url` is away, until a reset: every attempt to it fails as a refused connection would. */
+		setUnreachable(url: string, unreachable: boolean): void;
 	};
 
 	data: {
@@ -344,6 +346,10 @@ export function buildControl(svc: Service): Control {
 				if (!TEST_SAMPLES.includes(sample)) throw new Error(`test sample must be one of ${TEST_SAMPLES.join(', ')}, not ${JSON.stringify(sample)}`);
 				svc.webhooks.testSample = sample;
 			},
+			setUnreachable: (url, unreachable) => {
+				if (unreachable) svc.webhooks.unreachable.add(url);
+				else svc.webhooks.unreachable.delete(url);
+			},
 			setStatus: (id, status) => {
 				const w = svc.state.webhooks.get(id);
 				if (!w) throw notFound('Webhook');
@@ -467,6 +473,7 @@ export function registerControlRoutes(svc: Service): void {
 
 	c.get('/webhooks/:id/secret', wrap((_b, p) => ({ secret: ctl().webhooks.secret(num(p.id, 'id')) })));
 	c.post('/webhooks/test_sample', wrap((b) => ctl().webhooks.setTestSample(str(b.sample, 'sample') as TestSample)));
+	c.post('/webhooks/unreachable', wrap((b) => ctl().webhooks.setUnreachable(str(b.url, 'url'), b.unreachable !== false)));
 	c.post('/webhooks/:id/status', wrap((b, p) => ctl().webhooks.setStatus(num(p.id, 'id'), str(b.status, 'status') as 'active' | 'paused' | 'disabled')));
 	c.get('/deliveries', wrap((b) => ctl().webhooks.deliveries({ webhookId: b.webhookId === undefined ? undefined : num(b.webhookId, 'webhookId'), event: b.event as string | undefined })));
 	c.post('/deliveries/settle', wrap((b) => svc.webhooks.settle({ fastForward: b.fastForward !== false, timeoutMs: b.timeoutMs === undefined ? undefined : num(b.timeoutMs, 'timeoutMs') })));

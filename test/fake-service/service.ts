@@ -165,6 +165,7 @@ export class Service {
 		this.webhooks.stop();
 		this.webhooks.testDelivery = this.options.webhooks?.testDelivery ?? 'afterAnswer';
 		this.webhooks.testSample = this.options.webhooks?.testSample ?? 'synthetic';
+		this.webhooks.unreachable.clear();
 		this.clock.restart();
 		this.state = buildSeed(this);
 		this.faults.clear();

@@ -202,6 +202,26 @@ describe('test deliveries', () => {
 		h.fake.control.reset();
 	});
 
+	test('a receiver set unreachable: each attempt fails at once as a refused connection, counted towards disabling; set back, deliveries reach it', async () => {
+		const w = await subscribe();
+		h.fake.control.webhooks.setUnreachable(rx.url, true);
+		const ids = h.fake.control.webhooks.emit(1, 'post.created', { posts: [] });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toEqual([]);
+		const [view] = h.fake.control.webhooks.deliveries({ webhookId: w.id }).filter((d) => ids.includes(d.id));
+		expect(view.state).toBe('failed');
+		expect(view.attempts.map((a) => [a.status, a.error])).toEqual(Array.from({ length: 6 }, () => [null, expect.stringContaining('ECONNREFUSED')]));
+		expect((await subscription(w.id)).consecutive_failures).toBe(6);
+
+		const set = await fetch(`${h.fake.origin}/_control/webhooks/unreachable`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: rx.url, unreachable: false }) });
+		expect(set.status).toBe(200);
+		h.fake.control.webhooks.emit(1, 'post.created', { posts: [] });
+		await h.fake.control.webhooks.settle();
+		expect(rx.received).toHaveLength(1);
+		expect((await subscription(w.id)).consecutive_failures).toBe(0);
+		h.fake.control.reset();
+	});
+
 	test('the test sample over the control API', async () => {
 		const set = await fetch(`${h.fake.origin}/_control/webhooks/test_sample`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sample: 'newestPosts' }) });
 		expect(set.status).toBe(200);

@@ -155,6 +155,9 @@ export class WebhookEngine {
 
 	testSample: TestSample;
 
+	/** Subscription URLs whose receiver is away (n8n stopped, say): each attempt fails as a refused connection. */
+	readonly unreachable = new Set<string>();
+
 	private firstAttempts = new Map<string, Promise<void>>();
 
 	private timers = new Map<string, NodeJS.Timeout>();
@@ -237,7 +240,9 @@ export class WebhookEngine {
 		delivery.nextAttemptAt = null;
 		const started = Date.now();
 		const at = state.nowIso();
-		const result = await postRaw(webhook.url, delivery.body, this.headersFor(delivery.signature), this.timeoutMs, this.abort.signal);
+		const result = this.unreachable.has(webhook.url)
+			? { status: null, error: 'connect ECONNREFUSED (the receiver is set unreachable)', responseBody: '', simulated: true }
+			: await postRaw(webhook.url, delivery.body, this.headersFor(delivery.signature), this.timeoutMs, this.abort.signal);
 		if (gen !== this.generation) return;
 		const ok = result.status !== null && result.status >= 200 && result.status < 300;
 		const attempt: DeliveryAttempt = { at, status: result.status, error: result.error, durationMs: Date.now() - started, simulated: result.simulated };
