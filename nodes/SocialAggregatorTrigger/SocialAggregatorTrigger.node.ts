@@ -337,8 +337,7 @@ async function lookBackItems(
 	const kick = putOff?.kick ?? signal;
 	const delivered = new Set([...(putOff?.delivered ?? []), ...deliveredPosts(input.map((item) => item.json))]);
 	const putOffAgain = (unread: UnreadGap | undefined, error: unknown) => {
-		const gap = unread && { spans: unread.spans, feeds: unread.feeds };
-		putOffLookBack(key, { kick, delivered: [...delivered], gap });
+		putOffLookBack(key, { kick, delivered: [...delivered], gap: unread });
 		const reason =
 			error === undefined
 				? `feeds ${(unread?.feeds ?? []).map((pending) => String(pending.feed.id)).join(', ')} have more than ${MAX_PAGES_READ} pages of the gap; the next delivery reads on`

@@ -133,7 +133,7 @@ export interface PutOffLookBack {
 /** Per trigger: the look back put off, tried again with the next delivery this process receives, until it completes. */
 const putOffLookBacks = new Map<string, PutOffLookBack>();
 
-/** Puts a look back off to the next delivery. */
+/** Puts a look back off to the next delivery, keeping of its gap what the next try reads (not what stopped it). */
 export function putOffLookBack(trigger: string, lookBack: PutOffLookBack): void {
 	const gap = lookBack.gap && { spans: lookBack.gap.spans, ...(lookBack.gap.feeds ? { feeds: lookBack.gap.feeds } : {}) };
 	keepRecent(putOffLookBacks, trigger, { kick: lookBack.kick, delivered: lookBack.delivered, ...(gap ? { gap } : {}) }, TRIGGERS_KEPT);
