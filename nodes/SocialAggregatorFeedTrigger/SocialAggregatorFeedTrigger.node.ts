@@ -13,6 +13,7 @@ import {
 	DEFAULT_TEST_POSTS,
 	isManualRun,
 	newestPosts,
+	onePollAtATime,
 	pollOutput,
 	replaceSavedState,
 	requestsLeftNow,
@@ -139,16 +140,19 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 		}
 
 		const lateMs = lateWindowMs(this, options.lateHours);
-		const state = savedState<FeedPollState>(this);
-		const budgetLeft = await requestsLeftNow(this);
-		const result = await pollFeeds(status, feedIds, state, fetchPage, {
-			maxPagesPerFeed: Number(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED),
-			lateMs,
-			budgetLeft,
+		return await onePollAtATime(this, NAME, async () => {
+			const state = savedState<FeedPollState>(this);
+			const budgetLeft = await requestsLeftNow(this);
+			const result = await pollFeeds(status, feedIds, state, fetchPage, {
+				maxPagesPerFeed: Number(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED),
+				lateMs,
+				budgetLeft,
+				now: Date.now(),
+			});
+			logOutcomes(this, result.outcomes);
+			replaceSavedState(state, result.state);
+			return pollOutput(result.posts.map(toItem));
 		});
-		logOutcomes(this, result.outcomes);
-		replaceSavedState(state, result.state);
-		return pollOutput(result.posts.map(toItem));
 	}
 }
 

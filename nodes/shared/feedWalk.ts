@@ -82,6 +82,12 @@ export interface WalkBound {
 	 */
 	since?: number;
 	lateMs: number;
+	/**
+	 * The list's `meta.total_count` when none of its posts was new (the count at the last walk that found every new
+	 * post, plus those a held walk found so far). Where the list's count at the walk's start is above it by N, the walk
+	 * ends once it found N new posts and a page's last post is old: the rest of the list is what was there before.
+	 */
+	knownCount?: number;
 }
 
 /** A walk that a page cap stopped: where it reads on. The posts it found were given to the walk's caller. */
@@ -92,6 +98,8 @@ export interface HeldWalk extends IDataObject {
 	seen?: number[];
 	/** What the walk's first page showed when it began (see WalkResult). */
 	start?: WalkStart;
+	/** `meta.total_count` when the last page was read: how the list moved since tells where to read on. */
+	count?: number;
 }
 
 /**
@@ -101,6 +109,8 @@ export interface HeldWalk extends IDataObject {
 interface WalkStart extends IDataObject {
 	id: number;
 	stored?: number;
+	/** `meta.total_count` on that page. */
+	count?: number;
 }
 
 export interface WalkResult {
@@ -114,6 +124,10 @@ export interface WalkResult {
 	highestId?: number;
 	/** What the first page showed, when one was read. */
 	start?: WalkStart;
+	/** The walk ended because it found as many new posts as the list's count grew by (WalkBound.knownCount). */
+	endedByCount?: boolean;
+	/** The last page the walk read. */
+	lastPage?: number;
 }
 
 /**
@@ -132,8 +146,47 @@ function endsWalk(posts: FeedPost[], bound: WalkBound, since: number | undefined
 	return published < since - bound.lateMs;
 }
 
-function firstPage(posts: FeedPost[]): WalkStart {
+/**
+ * Whether the walk found every new post its count tells of: as many as the list grew by since it last held none, and
+ * the page's last post (not pinned) old, so that the new posts listed together do not run on below it.
+ */
+function countEndsWalk(posts: FeedPost[], bound: WalkBound, start: WalkStart | undefined, found: number): boolean {
+	if (bound.knownCount === undefined || start?.count === undefined) return false;
+	const last = [...posts].reverse().find((post) => post.pinned !== true);
+	return found >= start.count - bound.knownCount && (last === undefined || bound.isOld(last));
+}
+
+/**
+ * Whether a page ends the walk, and how: the list's end, the window's (`endsWalk`), or the count's (`countEndsWalk`).
+ * A page shorter than asked ends the list only where the service did not say how many pages there are.
+ */
+function walkEnd(
+	at: { posts: FeedPost[]; page: number; perPage: number; totalPages?: number },
+	bound: WalkBound,
+	start: WalkStart | undefined,
+	found: number,
+	since: number | undefined,
+): 'list' | 'window' | 'count' | undefined {
+	const { posts, page, perPage, totalPages } = at;
+	if (posts.length === 0 || (totalPages !== undefined ? page >= totalPages : posts.length < perPage)) return 'list';
+	if (endsWalk(posts, bound, since)) return 'window';
+	return countEndsWalk(posts, bound, start, found) ? 'count' : undefined;
+}
+
+/**
+ * Where a held walk reads on when the page it read last, read again, shows none of the posts it had: the list moved.
+ * Grown (posts stored since, above or among the rest): on from here, the posts pushed down onto the next pages read
+ * again and dropped by ID. Shrunk: back as many pages as it shrank by. Neither known: from the top.
+ */
+function pageAfterMove(page: number, perPage: number, before: number | undefined, now: number | undefined): number | 'on' {
+	if (before === undefined || now === undefined) return 1;
+	if (now >= before) return 'on';
+	return Math.max(1, page - Math.ceil((before - now) / perPage));
+}
+
+function firstPage(posts: FeedPost[], count: number | undefined): WalkStart {
 	const start: WalkStart = { id: Math.max(...posts.map((post) => post.id)) };
+	if (count !== undefined) start.count = count;
 	for (const post of posts) {
 		const stored = storedAt(post);
 		if (stored !== undefined) start.stored = Math.max(start.stored ?? stored, stored);
@@ -193,7 +246,7 @@ export async function walkFeedPosts(
 	let start = options.held?.start;
 	let seen: number[] = [];
 	let requests = 0;
-	let count: number | undefined;
+	let count: number | undefined = options.held?.count;
 	// Where to go on once the pages read again after the list shrank are read (see below).
 	let goOnAt: number | undefined;
 	while (requests < options.maxPages && spend()) {
@@ -201,13 +254,16 @@ export async function walkFeedPosts(
 		requests++;
 		const lost = checkOverlap && !posts.some((post) => lastRead.has(post.id));
 		if (lost && !movedDown(posts, lastRead)) {
-			// Posts deleted since moved the list up past the last page read: start again from the top.
 			checkOverlap = false;
-			page = 1;
-			continue;
+			const after = pageAfterMove(page, perPage, count, totalCount);
+			if (totalCount !== undefined) count = totalCount;
+			if (after !== 'on') {
+				page = after;
+				continue;
+			}
 		}
-		checkOverlap = lost;
-		if (page === 1 && !start && posts.length > 0) start = firstPage(posts);
+		checkOverlap = checkOverlap && lost;
+		if (page === 1 && !start && posts.length > 0) start = firstPage(posts, totalCount);
 		options.onRead?.(posts);
 		({ highestId, since } = takePage(posts, bound, found, { highestId, since }));
 		seen = posts.map((post) => post.id);
@@ -220,12 +276,10 @@ export async function walkFeedPosts(
 			page = Math.max(1, page - Math.ceil(shrank / perPage));
 			continue;
 		}
-		if (goOnAt === undefined) {
-			// A page shorter than asked ends the list only where the service did not say how many pages there are.
-			const lastPage = posts.length === 0 || (totalPages !== undefined ? page >= totalPages : posts.length < perPage);
-			if (lastPage || endsWalk(posts, bound, since)) {
-				return { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start };
-			}
+		const end = goOnAt === undefined ? walkEnd({ posts, page, perPage, totalPages }, bound, start, found.size, since) : undefined;
+		if (end) {
+			const result = { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start, lastPage: page };
+			return end === 'count' ? { ...result, endedByCount: true } : result;
 		}
 		page++;
 		if (goOnAt !== undefined && page >= goOnAt - 1) {
@@ -233,14 +287,15 @@ export async function walkFeedPosts(
 			goOnAt = undefined;
 		}
 	}
-	const held = heldAt(page, seen.length > 0 ? seen : options.held?.seen, start);
-	return { posts: [...found.values()].sort(byIdAscending), done: false, held, requests, highestId, start };
+	const held = heldAt(page, seen.length > 0 ? seen : options.held?.seen, start, count ?? options.held?.count);
+	return { posts: [...found.values()].sort(byIdAscending), done: false, held, requests, highestId, start, lastPage: page - 1 };
 }
 
 /** Where a walk stopped by its page cap reads on: the page, the ids of the last page read, the first page's start. */
-function heldAt(nextPage: number, seen: number[] | undefined, start: WalkStart | undefined): HeldWalk {
+function heldAt(nextPage: number, seen: number[] | undefined, start: WalkStart | undefined, count: number | undefined): HeldWalk {
 	const held: HeldWalk = { nextPage };
 	if (seen) held.seen = seen;
 	if (start) held.start = start;
+	if (count !== undefined) held.count = count;
 	return held;
 }

@@ -75,3 +75,29 @@ export function triggerLog(ctx: IPollFunctions, trigger: string) {
 export function pollOutput(items: INodeExecutionData[]): INodeExecutionData[][] | null {
 	return items.length > 0 ? [items] : null;
 }
+
+/** The polls running in this process, by workflow and node: n8n starts a poll at each tick, whether or not the last ended. */
+const pollsRunning = new Set<string>();
+
+/**
+ * A poll that starts while the same trigger's previous poll still runs (waiting on a 429 or a retry past the next
+ * tick) does nothing and says so: both would read the same memory and emit the same posts. n8n runs a workflow's
+ * polls in one process (the main one, or the leader in queue mode), so a set in this process sees every one.
+ */
+export async function onePollAtATime(
+	ctx: IPollFunctions,
+	trigger: string,
+	poll: () => Promise<INodeExecutionData[][] | null>,
+): Promise<INodeExecutionData[][] | null> {
+	const key = `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id ?? ctx.getNode().name}`;
+	if (pollsRunning.has(key)) {
+		triggerLog(ctx, trigger).info('the previous poll is still running: this one is skipped, the next reads on from where that one ends');
+		return null;
+	}
+	pollsRunning.add(key);
+	try {
+		return await poll();
+	} finally {
+		pollsRunning.delete(key);
+	}
+}

@@ -3,6 +3,7 @@ import {
 	pollFeeds,
 	type FeedPollState,
 } from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
+import { decodeIds } from '../../../nodes/SocialAggregatorFeedTrigger/idSet';
 import type { FetchFeedPage } from '../../../nodes/shared/feedWalk';
 import { newestPosts } from '../../../nodes/shared/pollRun';
 import { FeedListStub, ORDERS, type ListOrder } from '../support/feedListStub';
@@ -39,7 +40,7 @@ describe('pollFeeds', () => {
 		api.add('1', 30);
 		const result = await pollFeeds('', ['1'], {}, api.fetch);
 		expect(result.posts).toEqual([]);
-		expect(result.state).toEqual({ filter: '', feeds: { '1': { seen: [], mark: 1030 } } });
+		expect(result.state).toEqual({ feeds: { '1': { floor: 1030, ids: '', anchors: [] } } });
 		expect(api.asked).toEqual([['1', 1, 100]]);
 	});
 
@@ -59,8 +60,10 @@ describe('pollFeeds', () => {
 		expect(ids(burst.posts)).toEqual(added);
 		expect(api.asked.filter(([feed]) => feed === '1').map(([, page]) => page)).toEqual([1, 2, 3]);
 		state = burst.state;
-		// Posts that give no time are new above the mark: nothing else to remember.
-		expect(state.feeds?.['1']).toEqual({ seen: [], mark: added[added.length - 1] });
+		// The posts emitted, one run above the floor (the IDs between went to feed 2): a few characters.
+		expect(state.feeds?.['1']).toEqual({ floor: 1030, ids: expect.any(String), anchors: [] });
+		expect(decodeIds(String(state.feeds?.['1'].ids))).toEqual(added);
+		expect(String(state.feeds?.['1'].ids).length).toBeLessThan(10);
 	});
 
 	it('never emits a post at or below the mark again (a deleted post restored keeps its id)', async () => {
@@ -153,24 +156,24 @@ describe('pollFeeds', () => {
 		expect(second.posts).toEqual([{ feedId: '3', post: { id: added['3'][0] } }]);
 	});
 
-	it('another status filter starts afresh; a feed no longer chosen is forgotten', async () => {
+	it('another Status keeps each feed memory; a feed no longer chosen keeps its own for when it is chosen again', async () => {
 		const api = new FeedStub();
 		api.add('1', 3);
 		const newer = api.add('2', 3);
-		const state: FeedPollState = { filter: 'public', feeds: { '1': { seen: [], mark: 0 }, '2': { seen: [], mark: newer[0] } } };
+		const state: FeedPollState = { feeds: { '1': { floor: 0, ids: '', anchors: [] }, '2': { floor: newer[0], ids: '', anchors: [] } } };
 		const same = await pollFeeds('public', ['2'], state, api.fetch);
 		expect(same.posts.map((p) => p.post.id)).toEqual(newer.slice(1));
-		expect(Object.keys(same.state.feeds ?? {})).toEqual(['2']);
-		// Under another filter the marks of the old one do not hold: each feed is recorded again, nothing emitted.
-		const other = await pollFeeds('', ['1', '2'], state, api.fetch);
-		expect(other.posts).toEqual([]);
-		expect(other.outcomes).toEqual({ '1': { kind: 'recorded', mark: expect.any(Number) }, '2': { kind: 'recorded', mark: newer[2] } });
+		expect(Object.keys(same.state.feeds ?? {}).sort()).toEqual(['1', '2']);
+		// Another Status: what each memory holds stays old; what is above it is new.
+		const other = await pollFeeds('', ['1', '2'], same.state, api.fetch);
+		expect(other.posts.map((p) => p.post.id)).toEqual(api.posts['1'].slice().reverse());
+		expect(other.outcomes['2']).toEqual({ kind: 'emitted', posts: [] });
 	});
 
 	it('stops at the end of the list when the mark is below every post', async () => {
 		const api = new FeedStub();
 		const posts = api.add('1', 15);
-		const poll = await pollFeeds('', ['1'], { filter: '', feeds: { '1': { seen: [], mark: 0 } } }, api.fetch, { perPage: 10 });
+		const poll = await pollFeeds('', ['1'], { feeds: { '1': { floor: 0, ids: '', anchors: [] } } }, api.fetch, { perPage: 10 });
 		expect(poll.posts.map((p) => p.post.id)).toEqual(posts);
 		expect(poll.requests).toBe(2);
 	});

@@ -81,7 +81,7 @@ describe('walkFeedPosts, in every legal order', () => {
 		const walk = await walkFeedPosts(api.fetch, all, { maxPages: 10 });
 		// The 25 hours of history an hour apart fit on page 1.
 		expect(walk).toMatchObject({ done: true, posts: [], requests: 1, highestId: api.posts[api.posts.length - 1].id });
-		expect(walk.start).toEqual({ id: walk.highestId, stored: Date.parse(String(api.posts[api.posts.length - 1].created_at)) });
+		expect(walk.start).toEqual({ id: walk.highestId, stored: Date.parse(String(api.posts[api.posts.length - 1].created_at)), count: 300 });
 		const untimed = async (page: number, perPage: number) => {
 			const answer = await api.fetch(page, perPage);
 			return { ...answer, posts: answer.posts.map(({ id }) => ({ id })) };

@@ -3,6 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import {
 	isManualRun,
 	newestPosts,
+	onePollAtATime,
 	pollOutput,
 	replaceSavedState,
 	requestsLeftNow,
@@ -15,6 +16,8 @@ function pollContext(options: { mode?: string; staticData?: IDataObject; credent
 	const logs: Array<[string, string]> = [];
 	const context = {
 		getMode: () => options.mode ?? 'trigger',
+		getWorkflow: () => ({ id: 'w1' }),
+		getNode: () => ({ id: 'n1', name: 'Feed Trigger' }),
 		getWorkflowStaticData: (type: string) => (type === 'node' ? options.staticData : undefined),
 		getCredentials: async () => {
 			if (!options.credentials) throw new Error('no credential');
@@ -88,4 +91,26 @@ test("log lines start with the trigger's name", () => {
 test('a poll with items emits them as one output; without, nothing (no execution starts)', () => {
 	expect(pollOutput([{ json: { a: 1 } }])).toEqual([[{ json: { a: 1 } }]]);
 	expect(pollOutput([])).toBeNull();
+});
+
+describe('onePollAtATime', () => {
+	it('a poll that starts while the last one of the same trigger runs is skipped and says so; the next one runs', async () => {
+		const { context, logs } = pollContext();
+		let release: () => void = () => undefined;
+		const first = onePollAtATime(context, 'Feed Trigger', async () => {
+			await new Promise<void>((resolve) => (release = resolve));
+			return [[{ json: { id: 1 } }]];
+		});
+		let ranSecond = false;
+		const second = await onePollAtATime(context, 'Feed Trigger', async () => {
+			ranSecond = true;
+			return null;
+		});
+		expect(second).toBeNull();
+		expect(ranSecond).toBe(false);
+		expect(logs).toEqual([['info', expect.stringContaining('previous poll is still running')]]);
+		release();
+		expect(await first).toEqual([[{ json: { id: 1 } }]]);
+		expect(await onePollAtATime(context, 'Feed Trigger', async () => [[{ json: { id: 2 } }]])).toEqual([[{ json: { id: 2 } }]]);
+	});
 });
