@@ -24,7 +24,7 @@ import { feedPostShape } from '../shared/simplify';
 import { apiRequestChecked } from '../shared/transport';
 import { isDigits } from '../shared/utils';
 import { DEFAULT_LATE_HOURS, feedPageAnswer, type FeedPage, type FeedPost, type FetchFeedPage } from '../shared/feedWalk';
-import { DEFAULT_MAX_PAGES_PER_FEED, newestFeedPages, pollFeeds, type FeedPollResult, type FeedPollState } from './feedPoll';
+import { DEFAULT_MAX_PAGES_PER_FEED, newestFeedPages, pollFeeds, pollShare, type FeedPollResult, type FeedPollState } from './feedPoll';
 
 const NAME = 'Social Aggregator Feed Trigger';
 
@@ -45,7 +45,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll reads each feed from its newest posts down to those published a Late Posts Window before the newest it had seen (one or two requests per feed when nothing is new and fewer than 100 posts fall in the window), and emits every post of that window it has not emitted before, oldest first, whatever its ID and whatever order the service lists them in: a post approved late is emitted at the next poll. The first poll after activation only records what each feed shows. Many new posts are read over several pages, and over several polls when the key’s rate limit allows no more now; none are skipped.',
+					'Each poll emits every post new to each feed, oldest first, whatever its ID and whatever order the service lists it in: a post approved late is emitted at the next poll that lists it. A poll with nothing new costs one or two requests per feed; with new posts, about one more per 100. The first poll after activation only records what each feed shows. Many new posts are read over several pages, and over several polls when Max Pages or the key’s rate limit allows no more now (a poll spends at most half of what the key has left); none are skipped.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -66,7 +66,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 				type: 'options',
 				default: '',
 				description:
-					'Only posts in this moderation state when the poll reads them. A post that comes into it later (approved after newer posts were emitted) is emitted at the next poll, if it was published within the Late Posts Window.',
+					'Only posts in this moderation state when the poll reads them. A post that comes into it later (approved after newer posts were emitted) is emitted at the next poll, if that is within the Late Posts Window of its collection. Changing it emits nothing twice.',
 				options: [
 					{ name: 'Any Status', value: '', description: 'Every post as the feed collects it' },
 					{ name: 'Moderated', value: 'moderated', description: 'Held back for review' },
@@ -95,7 +95,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 						typeOptions: { minValue: 0, maxValue: 720 },
 						default: DEFAULT_LATE_HOURS,
 						description:
-							'How long before the service collects a post it may have been published and still be emitted: a source that syncs once a day collects posts up to a day old. Each poll reads the posts published this long before the newest one it had seen, so a longer window costs more pages on a busy feed.',
+							'How long before the service collects a post it may have been published and still be emitted (a source that syncs once a day collects posts up to a day old), and how long after its collection a post may still come into the feed (approved, restored) and be emitted. A wider window repeats nothing.',
 					},
 					{
 						displayName: 'Max Pages per Feed and Poll',
@@ -142,7 +142,7 @@ export class SocialAggregatorFeedTrigger implements INodeType {
 		const lateMs = lateWindowMs(this, options.lateHours);
 		return await onePollAtATime(this, NAME, async () => {
 			const state = savedState<FeedPollState>(this);
-			const budgetLeft = await requestsLeftNow(this);
+			const budgetLeft = pollShare(await requestsLeftNow(this), feedIds.length);
 			const result = await pollFeeds(status, feedIds, state, fetchPage, {
 				maxPagesPerFeed: Number(options.maxPagesPerFeed ?? DEFAULT_MAX_PAGES_PER_FEED),
 				lateMs,

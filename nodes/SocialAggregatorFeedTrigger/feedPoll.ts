@@ -67,6 +67,15 @@ interface PollOptions {
 	now?: number;
 }
 
+/**
+ * The requests one poll may send of those the key's hour has left (undefined: not known, no bound): at most half of
+ * them, so that the user's other workflows on the key keep the other half, but always a quiet poll's two a feed.
+ */
+export function pollShare(left: number | undefined, feeds: number): number | undefined {
+	if (left === undefined) return undefined;
+	return Math.min(left, Math.max(2 * feeds, Math.floor(left / 2)));
+}
+
 /** One key per feed however its ID is written. */
 function feedKey(feedId: string): string {
 	return String(Number(feedId));

@@ -447,7 +447,7 @@ export function registerControlRoutes(svc: Service): void {
 	c.post('/rate_limits/headers', wrap((b) => ctl().rateLimits.setHeaders(b.send === undefined || b.send === null ? undefined : b.send === true)));
 
 	c.post('/feeds/seed', wrap((b) => seedFeed(svc, { ...(b as unknown as SeedFeedOptions), posts: num(b.posts, 'posts') })));
-	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as StatusMix | undefined, publishedBeforeMs: b.publishedBeforeMs === undefined ? undefined : num(b.publishedBeforeMs, 'publishedBeforeMs') })));
+	c.post('/feeds/:id/sync', wrap((b, p) => syncFeed(svc, num(p.id, 'id'), { newPosts: b.newPosts === undefined ? undefined : num(b.newPosts, 'newPosts'), sourceId: b.sourceId === undefined ? undefined : num(b.sourceId, 'sourceId'), mix: b.mix as StatusMix | undefined, publishedBeforeMs: b.publishedBeforeMs === undefined ? undefined : num(b.publishedBeforeMs, 'publishedBeforeMs'), publishedOverMs: b.publishedOverMs === undefined ? undefined : num(b.publishedOverMs, 'publishedOverMs') })));
 	c.get('/post-changes', wrap(() => svc.postChanges.all()));
 	c.post('/post-changes', wrap((b) => ({ id: svc.postChanges.add(b as unknown as PostChangeSpec) })));
 	c.delete('/post-changes', wrap(() => svc.postChanges.clear()));

@@ -204,6 +204,11 @@ export interface SyncOptions {
 	mix?: StatusMix;
 	/** The posts were published this long before the sync stores them (a source synced late); default 0. */
 	publishedBeforeMs?: number;
+	/**
+	 * The posts were published evenly over this span (ending `publishedBeforeMs` before now), all stored now: a source
+	 * that syncs once a day stores a day of posts each morning. Default: a second apart.
+	 */
+	publishedOverMs?: number;
 }
 
 /**
@@ -220,11 +225,13 @@ export function syncFeed(svc: Service, feedId: number, options: SyncOptions = {}
 	const now = svc.clock.now();
 	const n = options.newPosts ?? 1;
 	const late = Math.max(0, options.publishedBeforeMs ?? 0);
+	const span = Math.max(0, options.publishedOverMs ?? 0);
 	// Posts synced on time are never older than the newest existing post, so they come first by either order.
 	const onTime = Math.max(now, ((state.feedPosts.get(feed.id) ?? [])[0]?.externalCreatedAt ?? 0) + n * 1000);
-	const newest = late > 0 ? now - late : onTime;
-	const storedAt = late > 0 ? now : undefined;
-	const posts = n > 0 ? createPosts(state, feed, sources, n, { newestAt: newest, spacingMs: 1000, mix: options.mix, storedAt }) : [];
+	const newest = late > 0 || span > 0 ? now - late : onTime;
+	const storedAt = late > 0 || span > 0 ? now : undefined;
+	const spacingMs = span > 0 ? Math.max(1, Math.floor(span / Math.max(1, n))) : 1000;
+	const posts = n > 0 ? createPosts(state, feed, sources, n, { newestAt: newest, spacingMs, mix: options.mix, storedAt }) : [];
 	feed.lastSyncedAt = now;
 	for (const s of sources) s.syncedAt = now;
 	const bySource = new Map<number, FeedPost[]>();

@@ -278,6 +278,21 @@ describe('GET /search/posts', () => {
 	});
 });
 
+describe('a daily sync (publishedOverMs): a day of posts stored at once', () => {
+	test('published evenly over the span, all stored now, ids growing with the published time', async () => {
+		const DAY = 86_400_000;
+		const now = h.fake.control.clock.now().getTime();
+		const posts = h.fake.control.syncFeed(2, { newPosts: 48, publishedOverMs: DAY }).posts;
+		expect(posts).toHaveLength(48);
+		const published = posts.map((p) => Date.parse(String(p.external_created_at)));
+		expect(Math.max(...published) - Math.min(...published)).toBeGreaterThan(DAY * 0.9);
+		expect(Math.max(...published)).toBeLessThanOrEqual(now + 1000);
+		expect(new Set(posts.map((p) => p.created_at)).size).toBe(1);
+		const byPublished = [...posts].sort((a, b) => Date.parse(String(a.external_created_at)) - Date.parse(String(b.external_created_at)));
+		expect(byPublished.map((p) => p.id)).toEqual([...posts].map((p) => p.id).sort((a, b) => Number(a) - Number(b)));
+	});
+});
+
 describe('the order of a feed\'s posts (not documented: two legal ones)', () => {
 	const HOUR = 3_600_000;
 	/** Feed 2 with a pinned post and a late sync (published 3 hours before it was stored), listed whole. */

@@ -1,4 +1,4 @@
-import { pollFeeds, type FeedPollState } from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
+import { pollFeeds, pollShare, type FeedPollState } from '../../../nodes/SocialAggregatorFeedTrigger/feedPoll';
 import { FeedListStub, ORDERS } from '../support/feedListStub';
 
 // The Feed Trigger at the volumes real feeds have: a source that syncs once a day, an event wall of 500 posts an hour,
@@ -228,5 +228,15 @@ describe('pollFeeds at the volumes real feeds have', () => {
 		expect(trigger.emitted.get(late)).toBe(1);
 		expect(trigger.emitted.size).toBe(1);
 		expect(Math.max(...trigger.polls.slice(1).map((poll) => poll.requests))).toBe(2);
+	});
+});
+
+describe('pollShare', () => {
+	it('half of what the key has left, never less than a quiet poll of every feed, never more than is left', () => {
+		expect(pollShare(undefined, 3)).toBeUndefined();
+		expect(pollShare(300, 1)).toBe(150);
+		expect(pollShare(9, 2)).toBe(4);
+		expect(pollShare(5, 3)).toBe(5);
+		expect(pollShare(0, 1)).toBe(0);
 	});
 });
