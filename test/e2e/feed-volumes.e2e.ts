@@ -9,7 +9,8 @@
  *   before; a sync's poll at most ceil(600/100) + 2 requests, a quiet poll at most 2.
  * - Two polls of one trigger at once: page 1 answered after 15 s, past the next poll time: every post once.
  *
- * The three triggers poll every 10 seconds, three seconds apart.
+ * The three triggers poll every 10 seconds, three seconds apart; the cases run at once. The clock moves for all three
+ * feeds: a feed's memory holds whatever time passes between its polls.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -21,7 +22,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const NODE_NAME = 'New Feed Posts';
 
-describe('Social Aggregator Feed Trigger at the volumes real feeds have', () => {
+// The three cases watch three feeds and run at once: each waits on its own trigger's polls.
+describe('Social Aggregator Feed Trigger at the volumes real feeds have', { concurrency: true }, () => {
 	const feeds = { wall: 0, daily: 0, overlap: 0 };
 	const workflows = { wall: '', daily: '', overlap: '' };
 	let beforeTrigger: number[] = [];
