@@ -120,10 +120,11 @@ test('under the service own rate limit (10 a window): every post once, in order,
 	// A service that says when to retry (the spec shape's Retry-After); without one, faults.test.ts.
 	fake.control.setShapes('spec');
 	fake.control.rateLimits.setEnabled(true);
-	fake.control.rateLimits.setWindowScale(0.004); // a minute of 240 ms
+	// A minute of 1.2 s: long enough that more than 10 pages are asked within one window on a loaded machine.
+	fake.control.rateLimits.setWindowScale(0.02);
 	fake.control.rateLimits.set(fake.control.keys.owner, { burstPerMinute: 10, requestsPerHour: null });
-	// Retry-After comes in whole seconds (at least 1): wait a quarter of it, about one window.
-	onSleep = async (ms) => await realSleep(ms / 4);
+	// Retry-After comes in whole seconds (at least 1, at most 2 here): waiting it out ends the window.
+	onSleep = async (ms) => await realSleep(ms);
 
 	const run = await runNode(fake, returnAll());
 
