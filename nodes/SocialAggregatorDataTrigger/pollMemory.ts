@@ -135,8 +135,13 @@ export interface PlatformRead {
 	keys: string[];
 }
 
-/** What one poll did with a platform: the keys it recorded, the new posts and the keys read, or a backlog to read on. */
-type PlatformOutcome = PollOutcome<DataPost, { keys: string[] }, { posts: DataPost[]; backlog: Backlog }> & { keys?: string[] };
+/**
+ * What one poll did with a platform: the keys it recorded; the new posts and, for the next memory, the keys of every
+ * post read; or a backlog to read on from, with the posts emitted now (none unless past HELD_POSTS_MAX).
+ */
+type PlatformOutcome =
+	| Exclude<PollOutcome<DataPost, { keys: string[] }, { posts: DataPost[]; backlog: Backlog }>, { kind: 'emitted' }>
+	| { kind: 'emitted'; posts: DataPost[]; keys: string[] };
 
 /** Each key once, where it first comes. */
 function unique(keys: string[]): string[] {
@@ -206,7 +211,7 @@ export function settleAll(progress: PlatformProgress[], memory: Memory) {
 			if (outcome.posts.length > 0) emitted[platform] = outcome.posts;
 			keepSeen();
 		} else {
-			seen[platform] = unique([...(outcome.keys ?? []), ...(oldSeen[platform] ?? [])]).slice(0, remember);
+			seen[platform] = unique([...outcome.keys, ...(oldSeen[platform] ?? [])]).slice(0, remember);
 			if (outcome.kind === 'emitted') emitted[platform] = outcome.posts;
 			else recorded.push(platform);
 		}

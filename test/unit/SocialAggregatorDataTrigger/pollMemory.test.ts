@@ -1,4 +1,4 @@
-import { oldestFirst, pollKey, settleAll } from '../../../nodes/SocialAggregatorDataTrigger/pollMemory';
+import { oldestFirst, pollKey, recall, settleAll, type PollState } from '../../../nodes/SocialAggregatorDataTrigger/pollMemory';
 import type { PlatformProgress } from '../../../nodes/shared/roundPage';
 import type { DataPost } from '../../../nodes/shared/types';
 import { ids } from '../support/dataApiStub';
@@ -164,5 +164,21 @@ describe('settleAll: what the next memory keeps', () => {
 		expect(settled.emitted).toEqual({ A: [post('A', 'a9'), post('A', 'a4')] });
 		expect(settled.seen).toEqual({ A: ['a:id:a9', 'a:id:a5', 'a:id:old', 'a:id:a4'] });
 		expect(settled.nextBacklog).toEqual({});
+	});
+});
+
+describe('recall', () => {
+	const search = { term: 'acme', platforms: ['A', 'B', 'C'] };
+	const identity = JSON.stringify(['acme', 'auto']);
+
+	it('reads a backlog saved before backlogs kept keys, one without a cursor, and drops one it cannot use', () => {
+		const saved = {
+			search: identity,
+			seen: { A: ['a:id:a0'], B: ['b:id:b0'], C: ['c:id:c0'] },
+			backlog: { A: { cursor: 'a-c1', posts: [post('A', 'a1')] }, B: { posts: [], keys: ['b:id:b1'] }, C: { cursor: 7, posts: [] } },
+		};
+		// Saved by another version, or changed by hand: not the shape PollState promises.
+		const { backlog } = recall(search, saved as unknown as PollState);
+		expect(backlog).toEqual({ A: { cursor: 'a-c1', posts: [post('A', 'a1')], keys: ['a:id:a1'] }, B: { posts: [], keys: ['b:id:b1'] } });
 	});
 });
