@@ -56,6 +56,7 @@ const ESTIMATES = {
 	'editor.e2e.ts': 85,
 	'ratelimit-no-retry-after.e2e.ts': 85,
 	'poll.e2e.ts': 80,
+	'data-trigger-reads.e2e.ts': 85,
 	'v1:trigger.e2e.ts': 80,
 	'community-packages.e2e.ts': 55,
 	'pipeline.e2e.ts': 50,

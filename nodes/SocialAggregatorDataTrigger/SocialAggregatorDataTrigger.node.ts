@@ -5,6 +5,7 @@ import {
 	DEFAULT_TEST_POSTS,
 	isManualRun,
 	newestPosts,
+	onePollAtATime,
 	pollOutput,
 	replaceSavedState,
 	requestsLeftNow,
@@ -23,6 +24,7 @@ import {
 	newestRound,
 	pollOnce,
 	type FetchRound,
+	type PollResult,
 } from './poll';
 import type { PlatformFailure, PollState } from './pollMemory';
 
@@ -67,7 +69,7 @@ export class SocialAggregatorDataTrigger implements INodeType {
 						typeOptions: { minValue: 1, maxValue: 20 },
 						default: DEFAULT_MAX_PAGES_PER_POLL,
 						description:
-							'Requests one poll may make. Platforms share each request; a platform stops at the first post it has seen. When there are more new posts than this reads, the next polls read on from there and then emit them all, oldest first; none are skipped.',
+							'Requests one poll may make. Platforms share each request; a platform stops after a page whose last post it has seen. When there are more new posts than this reads, the next polls read on from there and then emit them all, oldest first (over 100 per platform, in parts); none are skipped.',
 					},
 					{
 						displayName: 'On Platform Failure',
@@ -121,35 +123,54 @@ export class SocialAggregatorDataTrigger implements INodeType {
 		const search = validatedSearch(this);
 		if (isManualRun(this)) return await manualRun(this, search, options);
 
-		const state = savedState<PollState>(this);
-		const maxPages = Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL);
-		const log = triggerLog(this, NAME);
-		const budgetLeft = await requestsLeftNow(this);
-		if (budgetLeft !== undefined && budgetLeft < maxPages) {
-			log.info(
-				`the key's rate limit allows ${budgetLeft} more requests now; this poll reads at most that many pages and the next polls read on`,
-			);
-		}
-		const result = await pollOnce(search, state, searchRound(this, search), {
-			maxPages,
-			budgetLeft,
-			rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
-		});
-		// Before the memory moves on: a poll that fails leaves it where it stood.
-		const statuses = reportFailures(this, result.failures, search, options);
-		if (result.recorded.length > 0) {
-			log.info(`recorded the current posts of ${result.recorded.join(', ')} without emitting them`);
-		}
-		const held = Object.entries(result.held).map(([p, count]) => `${platformLabel(p)}: ${count} posts`);
-		if (held.length > 0) {
-			log.info(
-				`more new posts than ${maxPages} pages (Max Pages per Poll): read so far and held for the next poll, which reads on and emits them oldest first (${held.join(', ')}).`,
-			);
-		}
-		replaceSavedState(state, result.state);
+		return await onePollAtATime(this, NAME, async () => await scheduledPoll(this, search, options));
+	}
+}
 
-		// A status item alone starts an execution too, so that the failure shows there.
-		return pollOutput([...result.posts.map((json) => ({ json })), ...statuses]);
+/** A scheduled poll: reads what is new, reports it, and leaves the memory where the poll ended. */
+async function scheduledPoll(ctx: IPollFunctions, search: DataSearch, options: IDataObject): Promise<INodeExecutionData[][] | null> {
+	const state = savedState<PollState>(ctx);
+	const maxPages = Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL);
+	const log = triggerLog(ctx, NAME);
+	const budgetLeft = await requestsLeftNow(ctx);
+	if (budgetLeft !== undefined && budgetLeft < maxPages) {
+		log.info(
+			`the key's rate limit allows ${budgetLeft} more requests now; this poll reads at most that many pages and the next polls read on`,
+		);
+	}
+	const result = await pollOnce(search, state, searchRound(ctx, search), {
+		maxPages,
+		budgetLeft,
+		rememberPerPlatform: Number(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM),
+	});
+	// Before the memory moves on: a poll that fails leaves it where it stood.
+	const statuses = reportFailures(ctx, result.failures, search, options);
+	logOutcomes(ctx, result, maxPages);
+	replaceSavedState(state, result.state);
+
+	// A status item alone starts an execution too, so that the failure shows there.
+	return pollOutput([...result.posts.map((json) => ({ json })), ...statuses]);
+}
+
+/** What the poll did with platforms that emitted nothing of their own yet: recorded, held, or read afresh. */
+function logOutcomes(ctx: IPollFunctions, result: PollResult, maxPages: number): void {
+	const log = triggerLog(ctx, NAME);
+	if (result.recorded.length > 0) {
+		log.info(`recorded the current posts of ${result.recorded.join(', ')} without emitting them`);
+	}
+	// A backlog that grew past what it may hold emitted its posts and holds none.
+	const held = Object.entries(result.held).map(([p, count]) =>
+		count > 0 ? `${platformLabel(p)}: ${count} posts held` : `${platformLabel(p)}: the posts read so far emitted now`,
+	);
+	if (held.length > 0) {
+		log.info(
+			`more new posts than ${maxPages} pages (Max Pages per Poll): the next poll reads on from where this one stopped and emits the rest oldest first (${held.join(', ')}).`,
+		);
+	}
+	if (result.refused.length > 0) {
+		log.warn(
+			`the service refused the cursor ${result.refused.map(platformLabel).join(', ')} was read on from (expired): the posts read from it are emitted, and the platform is read afresh from its newest page`,
+		);
 	}
 }
 

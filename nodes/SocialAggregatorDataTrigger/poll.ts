@@ -2,7 +2,19 @@ import type { DataSearch } from '../shared/dataSearch';
 import type { PlatformProgress } from '../shared/roundPage';
 import { collectRounds, type RoundAnswer } from '../shared/rounds';
 import type { DataPost } from '../shared/types';
-import { failureOf, oldestFirst, pollKey, recall, settleAll, type PlatformFailure, type PollState } from './pollMemory';
+import {
+	failureOf,
+	oldestFirst,
+	pollKey,
+	recall,
+	settleAll,
+	withCursor,
+	type Backlog,
+	type PlatformFailure,
+	type PlatformRead,
+	type PollState,
+	type Recalled,
+} from './pollMemory';
 
 /** Post keys remembered per platform: far more than the pages one poll reads. */
 export const DEFAULT_REMEMBER_PER_PLATFORM = 200;
@@ -16,9 +28,11 @@ export interface PollResult {
 	recorded: string[];
 	/**
 	 * Per platform with more new posts than the pages allowed, the posts read and held (the backlog): the next poll
-	 * reads on from there; nothing is emitted yet.
+	 * reads on from there; nothing of it is emitted yet, unless the backlog reached HELD_POSTS_MAX (then 0 are held).
 	 */
 	held: Record<string, number>;
+	/** Platforms whose backlog's cursor the service refused: what they held is emitted, and they were read afresh. */
+	refused: string[];
 	requests: number;
 	state: PollState;
 }
@@ -37,9 +51,10 @@ interface PollOptions {
 const POLL_PLATFORM_RETRIES = 1;
 
 /**
- * One poll: backlogs read on first, then the newest pages, each platform until a post it has seen. A platform still
- * finding new posts when the page budget is spent emits nothing yet: what it read becomes its backlog, so a burst is
- * emitted whole, once, oldest first. A failed platform's memory is kept as it was.
+ * One poll: backlogs read on first, then the newest pages, each platform until a page whose last post it knows. A
+ * platform still finding new posts when the page budget is spent emits nothing yet: what it read becomes its backlog,
+ * so a burst is emitted whole, once, oldest first (past HELD_POSTS_MAX, in parts). A backlog whose cursor the service
+ * refuses is read afresh from the newest page. A failed platform's memory is kept as it was.
  */
 export async function pollOnce(
 	search: DataSearch,
@@ -52,54 +67,86 @@ export async function pollOnce(
 		Math.max(0, Math.floor(options.budgetLeft ?? Number.POSITIVE_INFINITY)),
 	);
 	const remember = Math.max(1, Math.floor(options.rememberPerPlatform ?? DEFAULT_REMEMBER_PER_PLATFORM));
-	const { identity, oldSeen, seenSets, backlog } = recall(search, previous);
-
-	const found: Record<string, DataPost[]> = Object.fromEntries(search.platforms.map((p) => [p, []]));
-	const heldKeys = Object.fromEntries(search.platforms.map((p) => [p, new Set((backlog[p]?.posts ?? []).map(pollKey))]));
-	let requests = 0;
-
-	/** Reads rounds until each platform is finished or the budget is spent. */
-	async function read(platforms: string[], cursors?: Record<string, string>): Promise<PlatformProgress[]> {
-		if (platforms.length === 0) return [];
-		const outcome = await collectRounds<DataPost>({
-			platforms,
-			cursors,
-			maxPlatformRetries: POLL_PLATFORM_RETRIES,
-			maxRequests: maxPages - requests,
-			key: pollKey,
-			fetchRound,
-			// A platform without memory records its newest page only; one with memory stops at the first post it knows.
-			take: (platform, posts) => {
-				const known = (post: DataPost) => seenSets[platform]?.has(pollKey(post));
-				const items = posts.filter((post) => !known(post) && !heldKeys[platform].has(pollKey(post)));
-				return { items, finished: !seenSets[platform] || posts.some(known) };
-			},
-		});
-		requests += outcome.requests;
-		for (const page of outcome.pages) found[page.platform].push(...page.items);
-		return outcome.progress;
-	}
+	const memory = recall(search, previous);
+	const reader = platformReader(search.platforms, memory, fetchRound, maxPages);
 
 	// Backlogs first (every one has a cursor, so a round never mixes first pages with later ones).
-	const continuing = search.platforms.filter((p) => backlog[p]);
-	const progress = [
-		...(await read(continuing, Object.fromEntries(continuing.map((p) => [p, backlog[p].cursor])))),
-		...(await read(search.platforms.filter((p) => !backlog[p]))),
-	];
+	const carried = await reader.read(search.platforms.filter((p) => memory.backlog[p]?.cursor !== undefined));
+	const released = dropRefusedCursors(carried, memory.backlog);
+	const afresh = await reader.read(search.platforms.filter((p) => memory.backlog[p]?.cursor === undefined));
+	const progress = [...carried.filter((p) => !released[p.platform]), ...afresh];
 
-	const { failures, held, seen, nextBacklog, emitted, recorded } = settleAll(progress, { found, backlog, seenSets, oldSeen, remember });
-	const order = search.platforms.filter((p) => emitted[p]);
-	const posts = oldestFirst(order.map((p) => emitted[p]));
-	const state: PollState = { search: identity, seen };
+	const { failures, held, seen, nextBacklog, emitted, recorded } = settleAll(progress, { ...memory, reads: reader.reads, remember });
+	const order = search.platforms.filter((p) => emitted[p] || released[p]);
+	const posts = oldestFirst(order.flatMap((p) => [emitted[p] ?? [], released[p] ?? []]));
+	const state: PollState = { search: memory.identity, seen };
 	if (Object.keys(nextBacklog).length > 0) state.backlog = nextBacklog;
 	return {
 		posts,
 		failures,
 		recorded: search.platforms.filter((p) => recorded.includes(p)),
 		held,
-		requests,
+		refused: Object.keys(released),
+		requests: reader.requests(),
 		state,
 	};
+}
+
+/**
+ * Reads rounds of the platforms asked until each is finished or the poll's pages are spent, from their backlogs'
+ * cursors where they have one: per platform, the posts new to it and the keys of every post on its pages.
+ */
+function platformReader(platforms: string[], memory: Recalled, fetchRound: FetchRound, maxPages: number) {
+	const reads: Record<string, PlatformRead> = Object.fromEntries(platforms.map((p) => [p, { found: [], keys: [] }]));
+	// What a platform must not emit again: what it saw, and what its backlog met (emitted or held).
+	const met = Object.fromEntries(platforms.map((p) => [p, new Set([...(memory.oldSeen[p] ?? []), ...(memory.backlog[p]?.keys ?? [])])]));
+	let requests = 0;
+	async function read(asked: string[]): Promise<PlatformProgress[]> {
+		if (asked.length === 0) return [];
+		const cursors = Object.fromEntries(asked.flatMap((p) => (memory.backlog[p]?.cursor ? [[p, memory.backlog[p].cursor]] : [])));
+		const outcome = await collectRounds<DataPost>({
+			platforms: asked,
+			cursors,
+			maxPlatformRetries: POLL_PLATFORM_RETRIES,
+			maxRequests: maxPages - requests,
+			key: pollKey,
+			fetchRound,
+			take: (platform, posts) => {
+				reads[platform].keys.push(...posts.map(pollKey));
+				return { items: posts.filter((post) => !met[platform].has(pollKey(post))), finished: readEnds(memory.seenSets[platform], posts) };
+			},
+		});
+		requests += outcome.requests;
+		for (const page of outcome.pages) reads[page.platform].found.push(...page.items);
+		return outcome.progress;
+	}
+	return { read, reads, requests: () => requests };
+}
+
+/**
+ * Whether a platform's read ends with this page: at once without memory (its newest page is recorded), else when the
+ * page's last (oldest) post is known. New posts come in above the posts listed before them, so the posts below a known
+ * one were read when it was; a known post further up (one that stays on top, or comes back there) proves nothing.
+ */
+function readEnds(known: Set<string> | undefined, page: DataPost[]): boolean {
+	if (!known) return true;
+	const last = page[page.length - 1];
+	return last !== undefined && known.has(pollKey(last));
+}
+
+/**
+ * The platforms whose backlog's cursor the service refused (`invalid_cursor`, or an expired cursor by another name),
+ * with the posts their backlogs held: emitted now, since the read that would reach them is not sure to end (a cursor
+ * that expires at every poll). Their backlogs keep only the keys, without the cursor: read afresh from the newest page.
+ */
+function dropRefusedCursors(progress: PlatformProgress[], backlog: Record<string, Backlog>): Record<string, DataPost[]> {
+	const released: Record<string, DataPost[]> = {};
+	for (const p of progress) {
+		if (p.state !== 'failed' || !/cursor/i.test(p.error?.code ?? '')) continue;
+		released[p.platform] = backlog[p.platform].posts;
+		backlog[p.platform] = withCursor({ ...backlog[p.platform], posts: [] }, undefined);
+	}
+	return released;
 }
 
 /** One page per platform in one request, their posts together oldest first, and the platforms that failed: what a manual run shows the newest of. */

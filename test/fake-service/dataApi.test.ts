@@ -262,6 +262,53 @@ describe('Data API controls', () => {
 		expect(page2After.body.data).toEqual(page2Before.body.data);
 	});
 
+	test('cursorLifetimeMs: a cursor older than that on the fake clock is invalid_cursor; a fresh one still continues', async () => {
+		h.fake.control.data.configure('Twitter', { term: '#acme', termType: 'hashtag', cursorLifetimeMs: 10 * 60_000 });
+		const first = await posts({ term: '#acme', platforms: 'Twitter,Bluesky' });
+		const cursors = [entry(first, 'Twitter').next_cursor, entry(first, 'Bluesky').next_cursor].join(',');
+		h.fake.control.clock.advance(9 * 60_000);
+		expect(entry(await posts({ term: '#acme', platforms: 'Twitter', cursor: entry(first, 'Twitter').next_cursor }), 'Twitter')).toMatchObject({ success: true });
+		h.fake.control.clock.advance(2 * 60_000);
+		const late = await posts({ term: '#acme', platforms: 'Twitter,Bluesky', cursor: cursors });
+		expect(entry(late, 'Twitter')).toMatchObject({ success: false, error_code: 'invalid_cursor', message: 'Twitter: the cursor has expired' });
+		// Another platform's cursor, without a lifetime, still continues; a new first page gives a working cursor.
+		expect(entry(late, 'Bluesky')).toMatchObject({ success: true });
+		const again = await posts({ term: '#acme', platforms: 'Twitter' });
+		expect(entry(await posts({ term: '#acme', platforms: 'Twitter', cursor: entry(again, 'Twitter').next_cursor }), 'Twitter')).toMatchObject({ success: true });
+	});
+
+	test('pinned: the oldest post opens every first page, before new posts, and no later page lists it', async () => {
+		h.fake.control.data.configure('Twitter', { term: 'acme', termType: 'username', pinned: true, pageSize: 5, totalPosts: 12 });
+		const walk = async () => {
+			const pages: string[][] = [];
+			let cursor: string | undefined;
+			do {
+				const res = await posts({ term: 'acme', term_type: 'username', platforms: 'Twitter', cursor });
+				pages.push(res.body.data.map((p: any) => p.platform_id));
+				expect(entry(res, 'Twitter').count).toBe(res.body.data.length);
+				cursor = entry(res, 'Twitter').next_cursor ?? undefined;
+			} while (cursor);
+			return pages;
+		};
+		const before = await walk();
+		expect(before.map((page) => page.length)).toEqual([5, 5, 2]);
+		const pin = before[0][0];
+		expect(before.flat().filter((id) => id === pin)).toHaveLength(1);
+		expect(new Set(before.flat()).size).toBe(12);
+		const added = h.fake.control.data.addPosts('Twitter', 'acme', 3, 'username').map((p) => p.platform_id);
+		const after = await walk();
+		expect(after[0]).toEqual([pin, ...added, before[0][1]]);
+		expect(after.flat().sort()).toEqual([...before.flat(), ...added].sort());
+	});
+
+	test('cursorLifetimeMs and pinned over HTTP', async () => {
+		expect((await h.origin.post('/_control/data/configure', { platform: 'Vimeo', pinned: true, cursorLifetimeMs: 1000 })).status).toBe(200);
+		const first = await posts({ term: 'acme', platforms: 'Vimeo' });
+		expect((await posts({ term: 'acme', platforms: 'Vimeo' })).body.data[0]).toEqual(first.body.data[0]);
+		await h.origin.post('/_control/clock/advance', { ms: 2000 });
+		expect(entry(await posts({ term: 'acme', platforms: 'Vimeo', cursor: entry(first, 'Vimeo').next_cursor }), 'Vimeo').error_code).toBe('invalid_cursor');
+	});
+
 	test('credits: 1 most, 3 Instagram/LinkedIn/TikTok, 6 Facebook; per page; none for failed platforms', async () => {
 		h.fake.control.data.fail('Bluesky', { errorCode: 'platform_error' });
 		await posts({ term: 'acme', platforms: 'Twitter,Instagram,LinkedIn,TikTok,Facebook,Bluesky,MySpace' });

@@ -29,7 +29,7 @@ export function streamKey(platform: string, termType: string, term: string): str
 	return `${platform}|${termType}|${stripPrefix(term).toLowerCase()}`;
 }
 
-function configFor(state: State, platform: DataPlatform, termType: string, term: string): { pageSize: number; total: number } {
+function configFor(state: State, platform: DataPlatform, termType: string, term: string): { pageSize: number; total: number } & DataStreamConfig {
 	const bare = stripPrefix(term).toLowerCase();
 	const cfg: DataStreamConfig = {
 		...(state.dataConfig.get(platform.name) ?? {}),
@@ -37,7 +37,7 @@ function configFor(state: State, platform: DataPlatform, termType: string, term:
 		...(state.dataConfig.get(`${platform.name}|${termType}|${bare}`) ?? {}),
 	};
 	const pageSize = cfg.pageSize ?? platform.pageSize;
-	return { pageSize, total: cfg.totalPosts ?? pageSize * 2 + 7 };
+	return { ...cfg, pageSize, total: cfg.totalPosts ?? pageSize * 2 + 7 };
 }
 
 /** Why a term is refused for a platform and term type (invalid_term), or null. */
@@ -66,6 +66,8 @@ interface CursorPayload {
 	t: string;
 	q: string;
 	b: number;
+	/** When it was issued, on the fake's clock: only in a stream with a cursorLifetimeMs (the others stay deterministic). */
+	i?: number;
 }
 
 function cursorSecret(svc: Service): string {
@@ -93,7 +95,7 @@ export function decodeCursor(svc: Service, cursor: string): DecodedCursor {
 	const expected = Buffer.from(hmacHex(cursorSecret(svc), parts[0]), 'hex').subarray(0, 16);
 	const given = Buffer.from(parts[1], 'base64url');
 	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, platform, reason: 'the cursor signature does not match' };
-	if (payload.v !== 1 || typeof payload.p !== 'string' || typeof payload.t !== 'string' || typeof payload.q !== 'string' || typeof payload.b !== 'number') {
+	if (payload.v !== 1 || typeof payload.p !== 'string' || typeof payload.t !== 'string' || typeof payload.q !== 'string' || typeof payload.b !== 'number' || (payload.i !== undefined && typeof payload.i !== 'number')) {
 		return { ok: false, platform, reason: 'the cursor is malformed' };
 	}
 	return { ok: true, payload: payload as CursorPayload };
@@ -106,9 +108,9 @@ interface StreamItem {
 	createdAt: number;
 }
 
-function streamItems(svc: Service, platform: DataPlatform, termType: string, term: string): { items: StreamItem[]; pageSize: number } {
+function streamItems(svc: Service, platform: DataPlatform, termType: string, term: string): { items: StreamItem[]; pageSize: number; pinned: boolean } {
 	const state = svc.state;
-	const { pageSize, total } = configFor(state, platform, termType, term);
+	const { pageSize, total, pinned } = configFor(state, platform, termType, term);
 	const key = streamKey(platform.name, termType, term);
 	const h = hash32(`${svc.seed}|${key}`);
 	const interval = (15 + (h % 75)) * MINUTE;
@@ -116,7 +118,29 @@ function streamItems(svc: Service, platform: DataPlatform, termType: string, ter
 	const added = (state.dataAdded.get(key) ?? []).slice().sort((a, b) => b.seq - a.seq);
 	const items: StreamItem[] = [...added];
 	for (let seq = total; seq >= 1; seq--) items.push({ seq, createdAt: anchor - (total - seq) * interval });
-	return { items, pageSize };
+	return { items, pageSize, pinned: pinned === true };
+}
+
+/**
+ * One page of a stream after the cursor's position (the newest for a first page), whether more follow, and the
+ * position the next page starts below. A pinned stream's oldest item opens every first page and no later one.
+ */
+function streamPage(stream: { items: StreamItem[]; pageSize: number; pinned: boolean }, cursorBefore?: number): { page: StreamItem[]; more: boolean; next: number } {
+	const { items, pageSize, pinned } = stream;
+	const before = cursorBefore ?? Number.MAX_SAFE_INTEGER;
+	const pin = pinned && items.length > 1 ? items[items.length - 1] : undefined;
+	const opensWithPin = pin !== undefined && cursorBefore === undefined;
+	const rest = items.filter((it) => it.seq < before && it !== pin);
+	const others = rest.slice(0, opensWithPin ? pageSize - 1 : pageSize);
+	const page = opensWithPin && pin ? [pin, ...others] : others;
+	const next = others.length > 0 ? others[others.length - 1].seq : before;
+	return { page, more: rest.length > others.length, next };
+}
+
+/** Whether a cursor issued at `issuedAt` is past the stream's cursorLifetimeMs on the fake's clock. */
+function cursorExpired(svc: Service, platform: DataPlatform, termType: string, term: string, issuedAt: number | undefined): boolean {
+	const { cursorLifetimeMs } = configFor(svc.state, platform, termType, term);
+	return cursorLifetimeMs !== undefined && issuedAt !== undefined && svc.clock.now() - issuedAt > cursorLifetimeMs;
 }
 
 export function dataPostJson(svc: Service, platform: DataPlatform, termType: string, term: string, item: StreamItem): Record<string, unknown> {
@@ -207,7 +231,7 @@ function dataPosts(ctx: Ctx): Record<string, unknown> {
 	const cleanTerm = term.trim();
 
 	// Rule 5: match cursors to the platforms they encode.
-	const cursorOf = new Map<string, { before: number } | { error: string }>();
+	const cursorOf = new Map<string, { before: number; issuedAt?: number } | { error: string }>();
 	const stray: PlatformStatus[] = [];
 	const cursors = (first(ctx.query, 'cursor') ?? '').split(',').map((c) => c.trim());
 	cursors.forEach((c, i) => {
@@ -218,7 +242,7 @@ function dataPosts(ctx: Ctx): Record<string, unknown> {
 			if (!names.includes(p.p)) return; // a cursor for a platform not requested is ignored
 			if (cursorOf.has(p.p)) cursorOf.set(p.p, { error: `more than one cursor for ${p.p}` });
 			else if (p.t !== termType || p.q !== stripPrefix(cleanTerm).toLowerCase()) cursorOf.set(p.p, { error: 'the cursor belongs to another term or term type' });
-			else cursorOf.set(p.p, { before: p.b });
+			else cursorOf.set(p.p, { before: p.b, issuedAt: p.i });
 			return;
 		}
 		let target = d.platform && names.includes(d.platform) ? d.platform : null;
@@ -253,8 +277,9 @@ function dataPosts(ctx: Ctx): Record<string, unknown> {
 			continue;
 		}
 		const c = cursorOf.get(name);
-		if (c && 'error' in c) {
-			entries.push({ platform: name, success: false, error_code: 'invalid_cursor', message: `${name}: ${c.error}` });
+		const cursorError = c && 'error' in c ? c.error : c && cursorExpired(svc, platform, termType, cleanTerm, c.issuedAt) ? 'the cursor has expired' : undefined;
+		if (cursorError) {
+			entries.push({ platform: name, success: false, error_code: 'invalid_cursor', message: `${name}: ${cursorError}` });
 			continue;
 		}
 		const failure = takeFailure(ctx.state, name, cleanTerm);
@@ -262,12 +287,11 @@ function dataPosts(ctx: Ctx): Record<string, unknown> {
 			entries.push({ platform: name, success: false, error_code: failure.errorCode, message: failure.message });
 			continue;
 		}
-		const { items, pageSize } = streamItems(svc, platform, termType, cleanTerm);
-		const before = c && 'before' in c ? c.before : Infinity;
-		const rest = items.filter((it) => it.seq < before);
-		const page = rest.slice(0, pageSize);
-		const more = platform.paginated && rest.length > page.length;
-		const next = more ? encodeCursor(svc, { p: name, t: termType, q: stripPrefix(cleanTerm).toLowerCase(), b: page[page.length - 1].seq }) : null;
+		const stream = streamItems(svc, platform, termType, cleanTerm);
+		const { page, more: deeper, next: b } = streamPage(stream, c && 'before' in c ? c.before : undefined);
+		const more = platform.paginated && deeper;
+		const issued = configFor(svc.state, platform, termType, cleanTerm).cursorLifetimeMs === undefined ? {} : { i: svc.clock.now() };
+		const next = more ? encodeCursor(svc, { p: name, t: termType, q: stripPrefix(cleanTerm).toLowerCase(), b, ...issued }) : null;
 		// Live, a platform with nothing to give answers success without a cursor; SPEC.md's rule 3 gives every success one.
 		const entry: PlatformStatus =
 			page.length === 0 && svc.shapes === 'live'
@@ -384,6 +408,10 @@ export interface DataConfigureOptions {
 	/** Shortcut: totalPosts = pages × page size (the last page full). */
 	pages?: number;
 	pageSize?: number;
+	/** Cursors older than this on the fake's clock are refused with `invalid_cursor` ("the cursor has expired"). */
+	cursorLifetimeMs?: number;
+	/** The stream's oldest post opens every first page (a pinned post on a profile's timeline) and no later page. */
+	pinned?: boolean;
 }
 
 export function configureData(state: State, platform: string, options: DataConfigureOptions): void {
@@ -396,6 +424,8 @@ export function configureData(state: State, platform: string, options: DataConfi
 	if (options.pageSize !== undefined) cfg.pageSize = options.pageSize;
 	if (options.pages !== undefined) cfg.totalPosts = options.pages * pageSize;
 	if (options.totalPosts !== undefined) cfg.totalPosts = options.totalPosts;
+	if (options.cursorLifetimeMs !== undefined) cfg.cursorLifetimeMs = options.cursorLifetimeMs;
+	if (options.pinned !== undefined) cfg.pinned = options.pinned;
 	state.dataConfig.set(key, cfg);
 }
 

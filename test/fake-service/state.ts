@@ -22,6 +22,10 @@ import { hmacHex, iso, sha256Hex } from './util';
 export interface DataStreamConfig {
 	totalPosts?: number;
 	pageSize?: number;
+	/** A cursor older than this on the fake's clock is refused (`invalid_cursor`); none: cursors never expire. */
+	cursorLifetimeMs?: number;
+	/** The stream's oldest post opens every first page and is left out of the later ones (a pinned post). */
+	pinned?: boolean;
 }
 
 /**

@@ -10,7 +10,7 @@ export { laneServer, LANE_DIR_ENV, type LaneServerInfo } from './lane';
 export { everyTenSeconds, nextPoll } from './polls';
 export { LocalRegistry } from './registry';
 export { N8n, DEFAULT_OWNER, registryEnv, type InstalledPackage, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
-export { N8nRest, type WorkflowSummary } from './rest';
+export { N8nRest, UNFINISHED, type WorkflowSummary } from './rest';
 export { packPackage, installCommunityPackage, type PackedPackage } from './pack';
 export { resolveRuntime, requireFromN8n, REPO_ROOT, PACKAGE_NAME, type N8nRuntime } from './runtime';
 export { e2eSuite, recordTiming, type E2eContext, type E2eSuiteOptions } from './suite';

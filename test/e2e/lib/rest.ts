@@ -30,7 +30,7 @@ export interface WorkflowSummary {
 }
 
 /** Statuses of an execution that is not over yet. */
-const UNFINISHED = ['new', 'running', 'waiting', 'unknown'];
+export const UNFINISHED = ['new', 'running', 'waiting', 'unknown'];
 
 /**
  * n8n's REST API (the one the editor uses) as a signed-in user: for an n8n this library

@@ -17,12 +17,16 @@ test('one version, and On Platform Failure once, under the name and values of th
 });
 
 describe('SocialAggregatorDataTrigger.poll()', () => {
+	let workflows = 0;
 	function pollContext(parameters: IDataObject, mode: string, staticData: IDataObject = {}) {
+		// Each context a workflow of its own: n8n's poll guard tells triggers apart by workflow and node.
+		const workflowId = `w${++workflows}`;
 		const requests: IDataObject[] = [];
 		const api = new DataApiStub();
 		const logs: string[] = [];
 		const context = {
 			getNode: () => ({ id: 'n', name: 'Data Trigger', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getWorkflow: () => ({ id: workflowId, name: 'w', active: true }),
 			getMode: () => mode,
 			getActivationMode: () => 'activate',
 			getWorkflowStaticData: () => staticData,
@@ -140,5 +144,28 @@ describe('SocialAggregatorDataTrigger.poll()', () => {
 		const second = await node.poll.call(context);
 		expect(second?.[0].map((i) => i.json.platform_id)).toEqual(ids(burst));
 		expect(staticData.backlog).toBeUndefined();
+	});
+
+	it('a poll that starts while the previous one still runs (a slow answer) does nothing: each post once', async () => {
+		const { context, api, requests } = pollContext({ term: '#n8n', platforms: ['Bluesky'], termType: 'auto' }, 'trigger');
+		api.add('Bluesky', 2);
+		await node.poll.call(context);
+		const fresh = api.add('Bluesky', 2);
+		const fetch = api.fetch;
+		let answer: () => void = () => undefined;
+		const slow = new Promise<void>((resolve) => (answer = resolve));
+		api.fetch = async (round) => {
+			await slow;
+			return await fetch(round);
+		};
+		const first = node.poll.call(context);
+		await new Promise((resolve) => setImmediate(resolve));
+		const second = node.poll.call(context);
+		answer();
+		const [emitted, skipped] = await Promise.all([first, second]);
+		expect(skipped).toBeNull();
+		expect(emitted?.[0].map((i) => i.json.platform_id)).toEqual(ids(fresh));
+		expect(requests).toHaveLength(2);
+		expect(await node.poll.call(context)).toBeNull();
 	});
 });

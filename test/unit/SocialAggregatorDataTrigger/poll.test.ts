@@ -175,3 +175,142 @@ describe('pollOnce', () => {
 		expect(state.seen?.Bluesky).toHaveLength(4);
 	});
 });
+
+describe('pollOnce at the edges of a read', () => {
+	const one = { term: 'acme', platforms: ['Twitter'] };
+	/** Polls `times` times, the posts emitted in order, the last memory and every poll's result. */
+	async function pollTimes(api: DataApiStub, state: PollState, times: number, options = {}) {
+		const emitted: DataPost[] = [];
+		const results = [];
+		for (let i = 0; i < times; i++) {
+			const result = await pollOnce(one, state, api.round, options);
+			emitted.push(...result.posts);
+			results.push(result);
+			state = result.state;
+		}
+		return { emitted, state, results };
+	}
+
+	it('a post that stays first on every first page proves nothing: 8 new posts behind it, over two pages, all emitted once', async () => {
+		const api = new DataApiStub();
+		api.pageSize.Twitter = 5;
+		api.pinned.add('Twitter');
+		const [pin] = api.add('Twitter', 12);
+		let state = (await pollOnce(one, {}, api.round)).state;
+		const fresh = api.add('Twitter', 8);
+		const second = await pollOnce(one, state, api.round);
+		expect(ids(second.posts)).toEqual(ids(fresh));
+		// Page 1 (the pin and 4 new), page 2 (4 new and a known post last): the read ends there.
+		expect(second.requests).toBe(2);
+		state = second.state;
+		const quiet = await pollOnce(one, state, api.round);
+		expect([quiet.posts, quiet.requests]).toEqual([[], 1]);
+		expect(ids([pin])).toEqual(['Twitter-1']);
+	});
+
+	it('the post that stays first is never emitted again, however many new posts pass below it', async () => {
+		const api = new DataApiStub();
+		api.pageSize.Twitter = 5;
+		api.pinned.add('Twitter');
+		api.add('Twitter', 6);
+		let state = (await pollOnce(one, {}, api.round, { rememberPerPlatform: 10 })).state;
+		const fresh: DataPost[] = [];
+		const emitted: DataPost[] = [];
+		for (let poll = 0; poll < 12; poll++) {
+			fresh.push(...api.add('Twitter', 3));
+			const result = await pollOnce(one, state, api.round, { rememberPerPlatform: 10 });
+			emitted.push(...result.posts);
+			state = result.state;
+		}
+		expect(ids(emitted)).toEqual(ids(fresh));
+	});
+
+	it('a known post back on top (reposted, re-ranked) above a page of new posts: the read goes on to a page that ends known', async () => {
+		const api = new DataApiStub();
+		api.pageSize.Twitter = 4;
+		api.add('Twitter', 4);
+		const state = (await pollOnce(one, {}, api.round)).state;
+		const [known, ...older] = api.posts.Twitter;
+		const fresh = api.add('Twitter', 5);
+		api.posts.Twitter = [known, ...[...fresh].reverse(), ...older];
+		const result = await pollOnce(one, state, api.round);
+		expect(ids(result.posts)).toEqual(ids(fresh));
+		expect(result.requests).toBe(2);
+		// Quiet: the first page ends with a known post.
+		expect((await pollOnce(one, result.state, api.round)).requests).toBe(1);
+	});
+
+	it('a backlog whose cursor is refused (expired) is read afresh from the newest page: every post of it once, and the posts since', async () => {
+		const api = new DataApiStub();
+		api.add('Twitter', 2);
+		let state = (await pollOnce(one, {}, api.round)).state;
+		const burst = api.add('Twitter', 15);
+		const first = await pollOnce(one, state, api.round, { maxPages: 2 });
+		expect(first.held).toEqual({ Twitter: 6 });
+		api.expireCursors();
+		const later = api.add('Twitter', 2);
+		const rest = await pollTimes(api, first.state, 4, { maxPages: 2 });
+		expect(ids(rest.emitted).sort()).toEqual(ids([...burst, ...later]).sort());
+		expect(rest.results.flatMap((r) => r.failures)).toEqual([]);
+		expect(rest.state.backlog).toBeUndefined();
+		// The refused cursor was sent once, not at every poll.
+		const refused = api.rounds.filter((r) => r.cursor === 'Twitter@6');
+		expect(refused).toHaveLength(1);
+		state = rest.state;
+		const after = api.add('Twitter', 1);
+		expect(ids((await pollOnce(one, state, api.round, { maxPages: 2 })).posts)).toEqual(ids(after));
+	});
+
+	it('a cursor refused at every poll: what a poll held is emitted at the next, never twice, and nothing read stays held', async () => {
+		const api = new DataApiStub();
+		api.add('Twitter', 1);
+		let state = (await pollOnce(one, {}, api.round)).state;
+		const burst = api.add('Twitter', 20);
+		const emitted: DataPost[] = [];
+		for (let poll = 0; poll < 6; poll++) {
+			const result = await pollOnce(one, state, api.round, { maxPages: 2 });
+			emitted.push(...result.posts);
+			expect(result.refused).toEqual(poll === 0 ? [] : ['Twitter']);
+			state = result.state;
+			api.expireCursors();
+		}
+		// Deeper than two pages, the read never gets past them: the six posts they hold come out once.
+		expect(ids(emitted)).toEqual(ids(burst.slice(-6)));
+		expect(state.backlog?.Twitter.posts).toEqual([]);
+		expect(state.backlog?.Twitter.keys).toHaveLength(6);
+	});
+
+	it('a first poll that finds nothing, then a flood: the backlog never holds more than 100 whole posts, and each post comes once', async () => {
+		const api = new DataApiStub();
+		api.pageSize.Twitter = 25;
+		let state = (await pollOnce(one, {}, api.round)).state;
+		expect(state.seen).toEqual({ Twitter: [] });
+		const flood = api.add('Twitter', 500);
+		const emitted: DataPost[] = [];
+		let held = 0;
+		for (let poll = 0; poll < 10; poll++) {
+			const result = await pollOnce(one, state, api.round, { maxPages: 3 });
+			emitted.push(...result.posts);
+			state = result.state;
+			held = Math.max(held, state.backlog?.Twitter?.posts.length ?? 0);
+			expect(JSON.stringify(state).length).toBeLessThan(100 * 1024);
+		}
+		expect(held).toBeLessThanOrEqual(100);
+		expect(ids(emitted).sort()).toEqual(ids(flood).sort());
+		expect(state.backlog).toBeUndefined();
+	});
+
+	it('posts lacking platform_id, url and time each have a key of their own: each is emitted', async () => {
+		const api = new DataApiStub();
+		api.add('Google', 2);
+		const state = (await pollOnce({ term: 'ChIJplace', platforms: ['Google'] }, {}, api.round)).state;
+		const review = (name: string, message: string | null): DataPost => ({ platform: 'Google', platform_id: null, url: null, post_created_at: null, message, poster: { name } });
+		const long = 'x'.repeat(130);
+		const fresh = [review('Ann', null), review('Bob', null), review('Cy', `${long} good`), review('Cy', `${long} bad`)];
+		api.posts.Google = [...fresh, ...api.posts.Google];
+		const result = await pollOnce({ term: 'ChIJplace', platforms: ['Google'] }, state, api.round);
+		expect(result.posts).toHaveLength(4);
+		const again = await pollOnce({ term: 'ChIJplace', platforms: ['Google'] }, result.state, api.round);
+		expect(again.posts).toEqual([]);
+	});
+});
