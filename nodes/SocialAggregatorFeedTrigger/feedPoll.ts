@@ -165,6 +165,16 @@ async function recordFeed(feedId: string, fetchPage: FetchFeedPage, limits: Poll
 	return { outcome: { kind: 'recorded', mark: next.floor }, next, requests };
 }
 
+/**
+ * The count a finished walk leaves: its first page's, plus the posts it found beyond what the list had grown by then
+ * (stored while it read the pages after), never above the count its last page showed. Counting only the first page's
+ * would leave posts known that the count does not hold, and every later walk would read on for them to its page cap.
+ */
+function countAfterWalk(start: number, known: number | undefined, found: number, last: number | undefined): number {
+	if (known === undefined || last === undefined) return start;
+	return Math.min(last, start + Math.max(0, found - (start - known)));
+}
+
 /** The memory after a walk: the posts it found remembered, its count where it found every new post. */
 function settleFeed(memory: FeedMemory, walk: WalkResult, read: FeedPost[], limits: PollLimits, status: string): FeedSettled {
 	const found = walk.posts.map((post) => post.id);
@@ -173,7 +183,11 @@ function settleFeed(memory: FeedMemory, walk: WalkResult, read: FeedPost[], limi
 	if (walk.done) {
 		delete next.held;
 		delete next.heldFound;
-		if (walk.start?.count !== undefined) Object.assign(next, { count: walk.start.count, countStatus: status });
+		if (walk.start?.count !== undefined) {
+			const known = memory.count !== undefined && memory.countStatus === status ? memory.count : undefined;
+			const count = countAfterWalk(walk.start.count, known, (memory.heldFound ?? 0) + found.length, walk.lastCount);
+			Object.assign(next, { count, countStatus: status });
+		}
 		else {
 			delete next.count;
 			delete next.countStatus;
@@ -236,6 +250,11 @@ async function sweepFeed(feedId: string, memory: FeedMemory, from: number, fetch
 	const isNew = isNewTo(memory);
 	const posts = answer.posts.filter(isNew).sort((a, b) => a.id - b.id);
 	const next = remember(memory, posts.map((post) => post.id), answer.posts, limits.lateMs);
+	// Posts stored since page 1 was counted that the sweep found are known now: counted, the next walk ends where
+	// the rest of the growth is found. (A list that did not grow holds the posts the sweep found in the count already.)
+	if (next.count !== undefined && answer.totalCount !== undefined && answer.totalCount > next.count) {
+		next.count = Math.min(answer.totalCount, next.count + posts.length);
+	}
 	const last = [...answer.posts].reverse().find((post) => post.pinned !== true);
 	const end =
 		last === undefined ||

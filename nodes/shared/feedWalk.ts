@@ -128,6 +128,8 @@ export interface WalkResult {
 	endedByCount?: boolean;
 	/** The last page the walk read. */
 	lastPage?: number;
+	/** `meta.total_count` when the walk's last page was read: the list may have grown while the walk read it. */
+	lastCount?: number;
 }
 
 /**
@@ -278,7 +280,7 @@ export async function walkFeedPosts(
 		}
 		const end = goOnAt === undefined ? walkEnd({ posts, page, perPage, totalPages }, bound, start, found.size, since) : undefined;
 		if (end) {
-			const result = { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start, lastPage: page };
+			const result = { posts: [...found.values()].sort(byIdAscending), done: true, requests, highestId, start, lastPage: page, lastCount: count };
 			return end === 'count' ? { ...result, endedByCount: true } : result;
 		}
 		page++;

@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { e2eSuite, everyTenSeconds, nextPoll, node, waitFor, workflow } from './lib';
+import { e2eSuite, everyTenSeconds, nextPoll, node, pollsAtRest, waitFor, workflow } from './lib';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -77,6 +77,7 @@ describe('Social Aggregator Feed Trigger at the volumes real feeds have', { conc
 		const fresh: number[] = [];
 		const costs: string[] = [];
 		for (let step = 0; step < 6; step++) {
+			await pollsAtRest(polls);
 			fake.control.clock.advance(20 * MINUTE);
 			const added = fake.control.syncFeed(feeds.wall, { newPosts: 167, publishedOverMs: 20 * MINUTE }).posts.map((post) => Number(post.id));
 			fresh.push(...added);
@@ -97,6 +98,7 @@ describe('Social Aggregator Feed Trigger at the volumes real feeds have', { conc
 		// Each morning a day after the last sync (the one before the trigger included).
 		fake.control.clock.advance(6 * HOUR);
 		for (let day = 0; day < 3; day++) {
+			await pollsAtRest(polls);
 			fake.control.clock.advance(18 * HOUR);
 			synced.push(...fake.control.syncFeed(feeds.daily, { newPosts: 600, publishedOverMs: DAY }).posts.map((post) => Number(post.id)));
 			const syncPoll = await nextPoll(polls);

@@ -7,7 +7,7 @@ export { startBackend, startStandIn, fakeServiceAvailable, type Backend, type Fa
 export { openEditor, openEditorAt, openWorkflow, openNodePanel, saveScreenshot, playwrightAvailable, OUTPUT_DIR, CHROMIUM_ARGS, type EditorSession } from './browser';
 export { BatchRun, ExecutionResult, parseRunOutput, type BatchEntry } from './execution';
 export { laneServer, LANE_DIR_ENV, type LaneServerInfo } from './lane';
-export { everyTenSeconds, nextPoll } from './polls';
+export { everyTenSeconds, nextPoll, pollsAtRest } from './polls';
 export { LocalRegistry } from './registry';
 export { N8n, DEFAULT_OWNER, registryEnv, type InstalledPackage, type N8nOptions, type CredentialInput, type Owner, type ExecutionSummary, type StartOptions } from './n8n';
 export { N8nRest, UNFINISHED, type WorkflowSummary } from './rest';

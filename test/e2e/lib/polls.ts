@@ -41,3 +41,20 @@ export async function nextPoll(requests: () => LoggedRequest[]): Promise<number>
 		await sleep(100);
 	}
 }
+
+/**
+ * Waits until the poll in flight (nextPoll answers once the next one has asked for page 1) has asked its last page:
+ * no request for 2 s. A test that adds posts then counts the next poll's requests adds them between polls, so no poll
+ * reads page 1 before they are stored and the pages after it once they are.
+ */
+export async function pollsAtRest(requests: () => LoggedRequest[]): Promise<void> {
+	let seen = requests().length;
+	let quietSince = Date.now();
+	while (Date.now() - quietSince < 2000) {
+		await sleep(100);
+		if (requests().length !== seen) {
+			seen = requests().length;
+			quietSince = Date.now();
+		}
+	}
+}

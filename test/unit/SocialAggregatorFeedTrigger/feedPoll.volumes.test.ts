@@ -125,6 +125,31 @@ describe('pollFeeds at the volumes real feeds have', () => {
 		expect(misses(trigger.emitted, approved)).toEqual({ twice: 0, unexpected: 0, missing: 0 });
 	});
 
+	it.each(ORDERS)(
+		'posts stored while a poll reads (after its page 1, before its sweep page), at every poll of an event wall (%s): each once, each poll at most ceil(new/100) + 2 requests',
+		async (order) => {
+			const api = new FeedListStub(order);
+			wall(api, 500, 25);
+			const trigger = triggerOn(api);
+			await trigger.poll();
+			const fresh: number[] = [];
+			for (let poll = 0; poll < 6; poll++) {
+				const pageOne = api.asked.length;
+				let added: number[] = [];
+				api.beforeAnswer = (asked) => {
+					if (asked === pageOne + 1 && added.length === 0) added = wall(api, 500, 1 / 3);
+				};
+				await trigger.poll();
+				api.beforeAnswer = undefined;
+				fresh.push(...added);
+				expect(trigger.polls[trigger.polls.length - 1].requests).toBeLessThanOrEqual(newPostCost(fresh.length));
+			}
+			await trigger.poll();
+			expect(misses(trigger.emitted, fresh)).toEqual({ twice: 0, unexpected: 0, missing: 0 });
+			expect(Math.max(...trigger.polls.slice(1).map((p) => p.requests))).toBeLessThanOrEqual(newPostCost(167));
+		},
+	);
+
 	it('a window of 20,000 posts of mixed statuses keeps its memory under 100 KB', async () => {
 		const api = new FeedListStub('stored');
 		const trigger = triggerOn(api);
