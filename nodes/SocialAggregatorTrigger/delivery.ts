@@ -259,9 +259,9 @@ function settledAnswer(request: DeliveryRequest, delivery: Delivery, id: string 
 	if (ignored) {
 		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
 		const answer: DeliveryAnswer = { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
-		// A delivery the filters ignore starts nothing and leaves the look back to the next one, but a test
-		// delivery (one a re-enable asks for) looks back even with test deliveries off.
-		const catchUp = isTestDelivery(delivery) ? lookBackSignal(request, delivery, id) : undefined;
+		// A delivery the filters ignore passes none of its own on, but still looks back when one is due: after a
+		// re-enable it may be the only sign that the subscription delivers again (another feed's, say).
+		const catchUp = lookBackSignal(request, delivery, id);
 		return catchUp ? { ...answer, items: [], id, catchUp } : answer;
 	}
 	const catchUp = lookBackSignal(request, delivery, id);

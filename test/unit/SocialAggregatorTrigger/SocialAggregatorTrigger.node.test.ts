@@ -328,11 +328,6 @@ describe('webhook()', () => {
 			jest.isolateModules(() => {
 				node = new (require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode).SocialAggregatorTrigger();
 			});
-			// One the filters ignore starts nothing, and leaves the look back to the next.
-			const { raw, headers } = signed(postCreated('ignored'));
-			expect(await node.webhook.call(webhookContext(raw, headers, { parameters: { options: { feedIds: ['8'] } } }).context)).toEqual({
-				webhookResponse: { received: true, ignored: 'feed 7 is not selected' },
-			});
 			expect(await lookedBack('first')).toBe(true);
 			now.mockReturnValue(start + 4 * 60_000);
 			expect(await lookedBack('second')).toBe(false);
@@ -344,6 +339,25 @@ describe('webhook()', () => {
 			expect(await lookedBack('after quiet again')).toBe(true);
 		} finally {
 			now.mockRestore();
+		}
+	});
+
+	it('a delivery the filters ignore still looks back when one is due, emitting only the signal, none of its posts', async () => {
+		jest.isolateModules(() => {
+			node = new (require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode).SocialAggregatorTrigger();
+		});
+		const cases: Array<[Delivery, IDataObject]> = [
+			[postCreated('other_feed'), { options: { feedIds: ['8'] } }],
+			[{ id: 'other_event', event: 'social_account.expired', occurred_at: '2026-01-01T10:06:00Z', data: {} }, { events: ['post.created'] }],
+		];
+		for (const [delivery, parameters] of cases) {
+			// Each the first this process receives for its trigger (a workflow of its own).
+			const { raw, headers } = signed(delivery);
+			const { context } = webhookContext(raw, headers, { parameters });
+			(context as unknown as { getWorkflow: unknown }).getWorkflow = () => ({ id: `wf-${String(delivery.id)}`, active: true });
+			const result = await node.webhook.call(context);
+			expect(result.workflowData).toEqual([[{ json: { socialAggregatorCatchUp: { id: delivery.id, occurred_at: '2026-01-01T10:06:00Z' } } }]]);
+			expect(result.webhookResponse).toMatchObject({ received: true, ignored: expect.any(String) });
 		}
 	});
 
