@@ -248,10 +248,13 @@ export class SocialAggregatorTrigger implements INodeType {
 		}
 		if (answer.catchUp) lookingBack(key, kickTime(answer.catchUp));
 		if (answer.log) this.logger[answer.log.level](answer.log.message);
-		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
 		if (items?.length) {
+			// Remembered as handled in execute(), once n8n has an execution: if it fails to start one (and answers 500),
+			// the retry must run.
 			return { workflowData: [items.map((json) => ({ json }))], webhookResponse: answer.body };
 		}
+		// Starts nothing: handled here.
+		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
 		if (answer.status === 200) return { webhookResponse: answer.body };
 		response.status(answer.status).json(answer.body);
 		return { noWebhookResponse: true };
@@ -284,6 +287,8 @@ export class SocialAggregatorTrigger implements INodeType {
 					`Social Aggregator Trigger: deliveries ${duplicates.join(', ')} were acted on before; their items are not passed on`,
 				);
 			}
+			// Handled (passed on, or found acted on before): a copy that reaches this process is answered as one.
+			for (const id of ids) rememberHandled(key, id);
 			return [kept];
 		} finally {
 			finished(key, ids);
