@@ -48,9 +48,11 @@ interface PendingFeed {
 	held?: HeldWalk;
 }
 
-/** What a look back found (its failed deliveries sent again) and has not read yet. */
+/** What a look back found in the log and has not done yet. */
 export interface UnreadGap {
 	spans: Span[];
+	/** Failed deliveries still to send again, oldest first; absent: all sent. */
+	redeliver?: string[];
 	/** The feeds still to read; absent: every feed the trigger reads. */
 	feeds?: PendingFeed[];
 	/** What stopped the read; absent when a page cap did. */
@@ -89,23 +91,33 @@ async function readPages(
 
 /**
  * Asks the service to send each delivery again, oldest first, the next once the log shows the one before sent (within
- * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One it cannot send is
- * noted and skipped.
+ * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One the service refuses
+ * for good is noted and skipped; an error (a 5xx, which is not retried, or the log failing) stops here: `left` holds
+ * that delivery and the rest, asked again by the next try (a copy is acted on once).
  */
-async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], notes: string[]): Promise<number> {
+async function redeliver(
+	ctx: IExecuteFunctions,
+	subscriptionId: string,
+	ids: string[],
+	notes: string[],
+): Promise<{ sent: number; left?: string[]; error?: unknown }> {
 	let sent = 0;
 	const until = Date.now() + REDELIVERY_WAIT_MS;
-	for (const id of ids) {
-		const path = redeliveryPath(subscriptionId, id);
-		const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
-		if (answer.statusCode >= 400) {
-			notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
-			continue;
+	for (const [index, id] of ids.entries()) {
+		try {
+			const path = redeliveryPath(subscriptionId, id);
+			const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
+			if (answer.statusCode >= 400) {
+				notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
+				continue;
+			}
+			sent++;
+			while (Date.now() < until && (await stillPending(ctx, subscriptionId, id))) await sleep(POLL_MS);
+		} catch (error) {
+			return { sent, left: ids.slice(index), error };
 		}
-		sent++;
-		while (Date.now() < until && (await stillPending(ctx, subscriptionId, id))) await sleep(POLL_MS);
 	}
-	return sent;
+	return { sent };
 }
 
 /**
@@ -201,12 +213,9 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	if (plan.cutAt !== undefined) {
 		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
 	}
-	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
-	const redelivered = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
-	const spans = spansToRead(plan);
-	if (spans.length === 0 || request.readPosts === false) return { deliveries: [], redelivered, notes };
-	// The failed deliveries are sent: the log no longer shows the gap, so a later try reads it as found here.
-	return { ...(await readGap(ctx, request, { spans }, notes)), redelivered };
+	// Found: once a failed delivery is sent again the log no longer shows the gap, so from here on whatever stops the
+	// look back, what is left of it is given back as found here.
+	return await readGap(ctx, request, { spans: spansToRead(plan), redeliver: plan.redeliver }, notes);
 }
 
 function unsentNote(spans: number, request: CatchUpRequest): string {
@@ -219,6 +228,15 @@ function unsentNote(spans: number, request: CatchUpRequest): string {
  * could not read: the log no longer shows it. What was read is given whatever stops the rest, which is `unread`.
  */
 export async function readGap(ctx: IExecuteFunctions, request: CatchUpRequest, gap: UnreadGap, notes: string[] = []): Promise<CatchUpResult> {
+	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
+	const { sent: redelivered, left, error: stopped } = await redeliver(ctx, request.subscriptionId, gap.redeliver ?? [], notes);
+	if (stopped !== undefined) return { deliveries: [], redelivered, notes, unread: { ...gap, redeliver: left, error: stopped } };
+	if (gap.spans.length === 0 || request.readPosts === false) return { deliveries: [], redelivered, notes };
+	return { ...(await readGapPosts(ctx, request, gap, notes)), redelivered };
+}
+
+/** The posts of a gap's spans, feed after feed; what was read is given whatever stops the rest, which is `unread`. */
+async function readGapPosts(ctx: IExecuteFunctions, request: CatchUpRequest, gap: UnreadGap, notes: string[]): Promise<CatchUpResult> {
 	let feeds = gap.feeds;
 	try {
 		feeds ??= (await feedsToRead(ctx, request.feedIds)).map((feed) => ({ feed }));

@@ -135,7 +135,8 @@ const putOffLookBacks = new Map<string, PutOffLookBack>();
 
 /** Puts a look back off to the next delivery, keeping of its gap what the next try reads (not what stopped it). */
 export function putOffLookBack(trigger: string, lookBack: PutOffLookBack): void {
-	const gap = lookBack.gap && { spans: lookBack.gap.spans, ...(lookBack.gap.feeds ? { feeds: lookBack.gap.feeds } : {}) };
+	const { spans, feeds, redeliver } = lookBack.gap ?? {};
+	const gap = spans && { spans, ...(feeds ? { feeds } : {}), ...(redeliver?.length ? { redeliver } : {}) };
 	keepRecent(putOffLookBacks, trigger, { kick: lookBack.kick, delivered: lookBack.delivered, ...(gap ? { gap } : {}) }, TRIGGERS_KEPT);
 }
 

@@ -216,6 +216,53 @@ describe('catchUp against a service', () => {
 		expect(result.unread?.error).toBeInstanceOf(Error);
 	});
 
+	describe('a look back that meets an error after it found the gap keeps what it found: the next try finishes it', () => {
+		const gapIds = Array.from({ length: 10 }, (_, i) => 1021 + i);
+		/** The service with one failure injected: `when` answers an error (not retried), once. */
+		const failing = (when: (method: string, path: string, posted: number) => boolean, status: number) => {
+			const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30) });
+			const handle = service.handle.bind(service);
+			let posted = 0;
+			let failed = false;
+			service.handle = async (options) => {
+				const method = String(options.method ?? 'GET');
+				const path = new URL(String(options.url)).pathname.replace(/^\/v1/, '');
+				if (!failed && when(method, path, posted)) {
+					failed = true;
+					return { statusCode: status, headers: {}, body: { error: { code: 'server_error', message: 'Unavailable' } } };
+				}
+				if (method === 'POST') posted++;
+				return await handle(options);
+			};
+			return service;
+		};
+		const request = { subscriptionId: '1', kick, spanDays: 7, feedIds: ['1'] };
+
+		it('a redelivery answered 5xx (a POST is not retried): it and the rest are sent by the next try, which reads the gap', async () => {
+			const service = failing((method, path) => method === 'POST' && path.includes('/f2/'), 503);
+			const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+			const first = await catchUp(context as unknown as IExecuteFunctions, request);
+			expect(first).toMatchObject({ deliveries: [], redelivered: 1, unread: { spans: [{ after: at(20), before: at(300) }], redeliver: ['f2'] } });
+			expect(first.unread?.error).toBeInstanceOf(Error);
+			service.requests = [];
+			const rest = await readGap(context as unknown as IExecuteFunctions, request, first.unread!);
+			expect(service.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /webhooks/1/deliveries/f2/redeliver']);
+			expect(rest.redelivered).toBe(1);
+			expect(postIds(rest.deliveries)).toEqual(gapIds);
+			expect(rest.unread).toBeUndefined();
+		});
+
+		it('the log read after the last redelivery fails: the gap stays found, and the next try reads it', async () => {
+			const service = failing((method, path, posted) => method === 'GET' && path.endsWith('/deliveries') && posted === 2, 400);
+			const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+			const first = await catchUp(context as unknown as IExecuteFunctions, request);
+			expect(first).toMatchObject({ deliveries: [], redelivered: 2, unread: { spans: [{ after: at(20), before: at(300) }], redeliver: ['f2'] } });
+			const rest = await readGap(context as unknown as IExecuteFunctions, request, first.unread!);
+			expect(postIds(rest.deliveries)).toEqual(gapIds);
+			expect(rest.unread).toBeUndefined();
+		});
+	});
+
 	it('with Max Age: failed deliveries too old to be accepted are not sent again; the posts each carried are read from the feed, none a delivery that went through carried', async () => {
 		// f1 and f2 failed hours before now (Max Age 60 min); ok2 between them went through with posts 16..20.
 		const maxAgeLog = [
