@@ -2,13 +2,13 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
-import { deliveriesPath, redeliveryPath } from '../shared/deliveryLog';
+import { redeliveryPath } from '../shared/deliveryLog';
 import { DEFAULT_LATE_HOURS, FEED_PAGE_SIZE, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost, type HeldWalk } from '../shared/feedWalk';
-import { collectPages, readPagesUntil } from '../shared/pages';
-import { MAX_PER_PAGE } from '../shared/constants';
+import { collectPages } from '../shared/pages';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
 import { isDigits } from '../shared/utils';
-import { caughtUpDelivery, createdAt, deliveringBefore, leaveUnsent, planCatchUp, readLog, spansToRead, type Span } from './catchUpPlan';
+import { caughtUpDelivery, createdAt, leaveUnsent, planCatchUp, spansToRead, type Span } from './catchUpPlan';
+import { readLogBack, stillPending } from './logWalk';
 import type { Delivery } from './delivery';
 
 // Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
@@ -16,10 +16,7 @@ import type { Delivery } from './delivery';
 // are redelivered by the service (docs/service.md#delivery-log), and the posts added while none was made are read
 // from the feeds and emitted as post.created deliveries of their own, each with an ID the exactly-once records keep.
 
-/**
- * Pages of the delivery log, or of one feed, that one look back reads at most: a feed's longer gap is read on by the
- * next look back, from where this one stopped.
- */
+/** Pages of one feed that one look back reads at most: a feed's longer gap is read on by the next look back, from where this one stopped. */
 export const MAX_PAGES_READ = 50;
 
 /** How long the catch-up waits for the service to send the deliveries it redelivers, asked every POLL_MS. */
@@ -53,6 +50,8 @@ export interface UnreadGap {
 	spans: Span[];
 	/** Failed deliveries still to send again, oldest first; absent: all sent. */
 	redeliver?: string[];
+	/** The log page each was found on, where a poll for it starts. */
+	logPages?: Record<string, number>;
 	/** The feeds still to read; absent: every feed the trigger reads. */
 	feeds?: PendingFeed[];
 	/** What stopped the read; absent when a page cap did. */
@@ -70,26 +69,6 @@ export interface CatchUpResult {
 }
 
 /**
- * A paged list read until `enough` holds for a page (shared/pages.ts), at most MAX_PAGES_READ pages; `missing` when
- * the service answered 404 (a route it does not offer).
- */
-async function readPages(
-	ctx: IExecuteFunctions,
-	path: string,
-	enough: (page: IDataObject[]) => boolean,
-	filter: IDataObject = {},
-): Promise<{ records: IDataObject[]; complete: boolean; missing: boolean }> {
-	let missing = false;
-	const fetchPage = async (page: number, perPage: number) => {
-		const request = { method: 'GET' as const, path, qs: { ...filter, page, per_page: perPage }, acceptStatuses: [404] };
-		const answer = await apiRequestChecked(ctx, request, (body, at) => (at.statusCode === 404 ? undefined : listAnswer(body, { ...at, page })));
-		missing = answer === undefined;
-		return answer ?? { data: [] };
-	};
-	return { ...(await readPagesUntil(fetchPage, enough, MAX_PAGES_READ)), missing };
-}
-
-/**
  * Asks the service to send each delivery again, oldest first, the next once the log shows the one before sent (within
  * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One the service refuses
  * for good is noted and skipped; an error (a 5xx, which is not retried, or the log failing) stops here: `left` holds
@@ -98,9 +77,10 @@ async function readPages(
 async function redeliver(
 	ctx: IExecuteFunctions,
 	subscriptionId: string,
-	ids: string[],
+	gap: Pick<UnreadGap, 'redeliver' | 'logPages'>,
 	notes: string[],
 ): Promise<{ sent: number; left?: string[]; error?: unknown }> {
+	const ids = gap.redeliver ?? [];
 	let sent = 0;
 	const until = Date.now() + REDELIVERY_WAIT_MS;
 	for (const [index, id] of ids.entries()) {
@@ -112,21 +92,12 @@ async function redeliver(
 				continue;
 			}
 			sent++;
-			while (Date.now() < until && (await stillPending(ctx, subscriptionId, id))) await sleep(POLL_MS);
+			while (Date.now() < until && (await stillPending(ctx, subscriptionId, id, gap.logPages?.[id]))) await sleep(POLL_MS);
 		} catch (error) {
 			return { sent, left: ids.slice(index), error };
 		}
 	}
 	return { sent };
-}
-
-/**
- * Whether the log still shows delivery `id` waiting to be sent. Asked with the log's status filter, so a busy log is
- * one page; a service that ignores the filter answers every entry, read here as well.
- */
-async function stillPending(ctx: IExecuteFunctions, subscriptionId: string, id: string): Promise<boolean> {
-	const { records } = await readPages(ctx, deliveriesPath(subscriptionId), () => false, { status: 'pending' });
-	return readLog(records).some((entry) => entry.id === id && entry.state === 'pending');
 }
 
 /** The feeds to read: those chosen, or every feed of the account. */
@@ -189,19 +160,13 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	// The span is counted on the service's clock: back from when the delivery that looks back occurred.
 	const floor = request.kick.at - request.spanDays * 86_400_000;
 	const notes: string[] = [];
-	const path = deliveriesPath(request.subscriptionId);
 	// The newest page first: on a subscription that was delivering it decides alone, in one request.
-	const newest = await readPages(ctx, path, () => true);
-	if (newest.missing) {
+	const log = await readLogBack(ctx, request.subscriptionId, request.kick, floor);
+	if (log.missing) {
 		notes.push('the service keeps no delivery log (404), so the gap could not be found: nothing was caught up');
 		return { deliveries: [], redelivered: 0, notes };
 	}
-	const firstPage = readLog(newest.records);
-	const log =
-		newest.records.length < MAX_PER_PAGE || deliveringBefore(firstPage, request.kick)
-			? newest
-			: await readPages(ctx, path, (page) => page.every((record) => Date.parse(String(record.created_at)) < floor));
-	const entries = readLog(log.records);
+	const { entries } = log;
 	let plan = planCatchUp(entries, request.kick, floor);
 	if (request.maxAgeMinutes) {
 		// Sent again now, received within the wait for redeliveries: one that would then be past Max Age is left unsent.
@@ -215,7 +180,8 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	}
 	// Found: once a failed delivery is sent again the log no longer shows the gap, so from here on whatever stops the
 	// look back, what is left of it is given back as found here.
-	return await readGap(ctx, request, { spans: spansToRead(plan), redeliver: plan.redeliver }, notes);
+	const logPages = Object.fromEntries(plan.redeliver.map((id) => [id, log.pageOf.get(id) ?? 1]));
+	return await readGap(ctx, request, { spans: spansToRead(plan), redeliver: plan.redeliver, logPages }, notes);
 }
 
 function unsentNote(spans: number, request: CatchUpRequest): string {
@@ -229,7 +195,7 @@ function unsentNote(spans: number, request: CatchUpRequest): string {
  */
 export async function readGap(ctx: IExecuteFunctions, request: CatchUpRequest, gap: UnreadGap, notes: string[] = []): Promise<CatchUpResult> {
 	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
-	const { sent: redelivered, left, error: stopped } = await redeliver(ctx, request.subscriptionId, gap.redeliver ?? [], notes);
+	const { sent: redelivered, left, error: stopped } = await redeliver(ctx, request.subscriptionId, gap, notes);
 	if (stopped !== undefined) return { deliveries: [], redelivered, notes, unread: { ...gap, redeliver: left, error: stopped } };
 	if (gap.spans.length === 0 || request.readPosts === false) return { deliveries: [], redelivered, notes };
 	return { ...(await readGapPosts(ctx, request, gap, notes)), redelivered };
