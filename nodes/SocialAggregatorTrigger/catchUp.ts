@@ -37,6 +37,11 @@ export interface CatchUpRequest {
 	maxAgeMinutes?: number;
 	/** When the subscription was made (ms), where the trigger knows: no post before it was delivered. */
 	subscriptionCreatedAt?: number;
+	/**
+	 * Claims the gap (`<subscription>:<newest failed delivery>`) for this look back in n8n's database; false: another
+	 * look back, in any process, holds it. Absent: no claim.
+	 */
+	claimGap?: (gap: string) => Promise<boolean>;
 }
 
 /** A feed whose posts of the gap are still to read: from its start, or from where a walk stopped. */
@@ -175,6 +180,11 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 		if (plan.unsent) notes.push(unsentNote(plan.unsent.length, request));
 	}
 	if (plan.redeliver.length === 0 && !plan.gap && !plan.unsent) return { deliveries: [], redelivered: 0, notes };
+	// One look back per gap: two first deliveries after a re-enable, in two webhook processes, find the same one.
+	if (request.claimGap && plan.gapOf !== undefined && !(await request.claimGap(`${request.subscriptionId}:${plan.gapOf}`))) {
+		notes.push(`the gap after delivery ${plan.gapOf} is caught up by another look back`);
+		return { deliveries: [], redelivered: 0, notes };
+	}
 	if (plan.cutAt !== undefined) {
 		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
 	}

@@ -63,6 +63,15 @@ async function claimInDatabase(
 	return claimed;
 }
 
+/**
+ * Whether this execution is the first to claim `id` (a look back's gap, one try of a look back owed) in n8n's
+ * database, with the rounds of a delivery that another process may check at the same instant. Kept beside the
+ * deliveries' records (`delivery:look-back:…`).
+ */
+export async function claimOnce(store: ProcessedStore, key: string, id: string, random: () => number = Math.random): Promise<boolean> {
+	return (await claimInDatabase(store, key, [`look-back:${id}`], random, () => true)).size === 1;
+}
+
 /** How firstTimeItems decides where a delivery is checked. */
 export interface CheckPlace {
 	/** Whether this process received delivery `id` and runs its execution (n8n's regular mode). */

@@ -4,6 +4,7 @@ import { eventList } from '../../../nodes/shared/input';
 import type * as TriggerNode from '../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node';
 import { applySettings, type Delivery } from '../../../nodes/SocialAggregatorTrigger/delivery';
 import type * as InFlightModule from '../../../nodes/SocialAggregatorTrigger/inFlight';
+import type * as LookBacksModule from '../../../nodes/SocialAggregatorTrigger/lookBacks';
 import { signBody } from '../support/signBody';
 import { executeContext, hookContext, parameterAt, WebhookApiStub } from '../support/triggerStub';
 
@@ -78,8 +79,8 @@ jest.doMock('n8n-workflow', () => n8nWorkflow);
 let node: TriggerNode.SocialAggregatorTrigger;
 let finished: typeof InFlightModule.finished;
 let takePlace: typeof InFlightModule.takePlace;
-let lookBackDue: typeof InFlightModule.lookBackDue;
-let lookingBack: typeof InFlightModule.lookingBack;
+let lookBackDue: typeof LookBacksModule.lookBackDue;
+let lookingBack: typeof LookBacksModule.lookingBack;
 
 /** The trigger the tests' contexts are: workflow wf-1, node trigger-1. */
 const KEY = 'wf-1:trigger-1';
@@ -89,7 +90,8 @@ beforeEach(() => {
 	jest.isolateModules(() => {
 		const fresh = require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode;
 		node = new fresh.SocialAggregatorTrigger();
-		({ finished, takePlace, lookBackDue, lookingBack } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+		({ finished, takePlace } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
+		({ lookBackDue, lookingBack } = require('../../../nodes/SocialAggregatorTrigger/lookBacks') as typeof LookBacksModule);
 	});
 	// As if this process had received a delivery a moment ago: the next ones do not look back (tested on its own below).
 	lookBackDue(KEY);
@@ -292,7 +294,7 @@ describe('webhook()', () => {
 	});
 
 	it('a test delivery to the live trigger runs the workflow marked test, and looks back; with test deliveries off, it only looks back', async () => {
-		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String) } } });
+		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String), test: true } } });
 		const on = signed(postCreated('kick_on', { test: true }));
 		const withTest = await node.webhook.call(webhookContext(on.raw, on.headers).context);
 		expect(withTest.workflowData?.[0]).toEqual([{ json: expect.objectContaining({ test: true, event_id: 'kick_on' }) }, { json: expect.objectContaining({ test: true }) }, look('kick_on')]);
@@ -519,7 +521,7 @@ describe('execute(), where the execution runs', () => {
 			if (!path.endsWith('/deliveries')) return await handle(request);
 			return state.failing === 'log' ? refused : list(log);
 		};
-		const staticData = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
+		const staticData: IDataObject = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
 		const run = async (input: IDataObject[], events = ['post.created']) => {
 			const base = hookContext({ api, staticData, mode: 'webhook' });
 			const customData: Record<string, string> = {};
@@ -545,31 +547,81 @@ describe('execute(), where the execution runs', () => {
 			...postIds.map((postId) => ({ id: postId, feed: { id: 7 }, event_id: id })),
 			{ socialAggregatorCatchUp: { id, occurred_at: '2026-01-01T10:06:00Z' } },
 		];
-		return { state, run, delivery };
+		return { state, run, delivery, staticData };
 	}
+	/** This process restarted (n8n deployed again): every module's memory gone, the database (static data, records) kept. */
+	const restart = () =>
+		jest.isolateModules(() => {
+			node = new (require('../../../nodes/SocialAggregatorTrigger/SocialAggregatorTrigger.node') as typeof TriggerNode).SocialAggregatorTrigger();
+		});
+	/** Runs `body` with the clock at `at` (ms). */
+	const at = async <T>(time: number, body: () => Promise<T>): Promise<T> => {
+		const now = jest.spyOn(Date, 'now').mockReturnValue(time);
+		try {
+			return await body();
+		} finally {
+			now.mockRestore();
+		}
+	};
 	const eventIds = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.event_id);
 
-	it('a look back whose log read fails keeps the delivery\'s items and is put off: the next delivery looks back from the first one\'s kick', async () => {
-		const { state, run, delivery } = lookBackService();
+	it('a look back whose log read fails is owed in the static data: after its wait, a delivery in a restarted process looks back from the first one\'s kick', async () => {
+		const { state, run, delivery, staticData } = lookBackService();
+		const t0 = Date.now();
 		state.failing = 'log';
-		const first = await run(delivery('kick_1', [11, 12]));
+		const first = await at(t0, async () => await run(delivery('kick_1', [11, 12])));
 		expect(eventIds(first.items)).toEqual(['kick_1', 'kick_1']);
-		expect(first.customData.catchUp).toMatch(/^put off to the next delivery: /);
+		expect(first.customData.catchUp).toMatch(/^put off to the first delivery after .* \(try 2\): /);
 		expect(first.logs.some((line) => line.level === 'warn' && /kick_1.*put off/.test(line.message))).toBe(true);
+		expect(staticData).toMatchObject({ owedLookBack: { kick: { id: 'kick_1' }, tries: 1, retryAt: t0 + 60_000 } });
 
-		// The next delivery this process receives looks back, once, though it is no first after a quiet spell.
-		expect(lookBackDue(KEY)).toBe(true);
-		expect(lookBackDue(KEY)).toBe(false);
+		// n8n restarts; the service recovers. A delivery within the wait does not look back, and says why.
+		restart();
 		state.failing = undefined;
 		state.asked = [];
-		const second = await run(delivery('dlv_2', [13]));
-		expect(second.customData.catchUp).toBeUndefined();
-		// Looked back from kick_1, the delivery after the re-enable: the failure before it is sent again. From dlv_2,
-		// 14 minutes after a delivery that went through, there would be nothing to catch up.
+		const early = await at(t0 + 30_000, async () => await run([{ id: 13, feed: { id: 7 }, event_id: 'dlv_2' }]));
+		expect(eventIds(early.items)).toEqual(['dlv_2']);
+		expect(early.customData.catchUp).toMatch(/^put off until .* after 1 failed tries: Refused/);
+		expect(state.asked).toEqual([]);
+		// One after it looks back from kick_1, the delivery after the re-enable: the failure before it is sent again. From
+		// dlv_3, 14 minutes after a delivery that went through, there would be nothing to catch up.
+		const later = await at(t0 + 61_000, async () => await run([{ id: 14, feed: { id: 7 }, event_id: 'dlv_3' }]));
 		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
-		expect(eventIds(second.items)).toEqual(['dlv_2']);
-		// Done: nothing put off any more.
-		expect(lookBackDue(KEY)).toBe(false);
+		expect(eventIds(later.items)).toEqual(['dlv_3']);
+		expect(later.customData.catchUp).toBeUndefined();
+		// Done: nothing owed any more.
+		expect(staticData.owedLookBack).toBeUndefined();
+	});
+
+	it('a look back that keeps failing waits longer each time (1, 2, 4 … minutes, at most an hour), each try once', async () => {
+		const { state, run, delivery, staticData } = lookBackService();
+		state.failing = 'log';
+		let now = Date.now();
+		await at(now, async () => await run(delivery('kick_1', [11])));
+		const waits: number[] = [];
+		for (let i = 0; i < 8; i++) {
+			const owed = staticData.owedLookBack as { retryAt: number };
+			waits.push((owed.retryAt - now) / 60_000);
+			now = owed.retryAt;
+			state.asked = [];
+			await at(now, async () => await run([{ id: 20 + i, feed: { id: 7 }, event_id: `dlv_${i}` }]));
+			expect(state.asked.filter((request) => request.endsWith('/deliveries'))).toHaveLength(1);
+		}
+		expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+	});
+
+	it('one look back per gap: the first deliveries of two processes after a re-enable both ask, one reads the gap', async () => {
+		const records = new Set<string>();
+		const { state, run, delivery } = lookBackService(records);
+		const stored = (id: number) => ({ id, created_at: '2026-01-01T09:30:00Z', external_created_at: '2026-01-01T09:30:00Z' });
+		state.feedPosts = [stored(21), stored(20)];
+		// Webhook process A's first delivery, and B's half a minute later (another process: its own memory, and a
+		// delivery the log does not show yet), each with the signal; both find the gap after failed_1.
+		const a = await run(delivery('kick_1', [11]));
+		restart();
+		const b = await run([{ id: 13, feed: { id: 7 }, event_id: 'dlv_b' }, { socialAggregatorCatchUp: { id: 'dlv_b', occurred_at: '2026-01-01T10:06:30Z' } }]);
+		expect(state.asked.filter((request) => request.endsWith('/redeliver'))).toEqual(['POST /webhooks/1/deliveries/failed_1/redeliver']);
+		expect([...eventIds(a.items), ...eventIds(b.items)].filter((id) => String(id).startsWith('catch-up:'))).toEqual(['catch-up:7:20', 'catch-up:7:21']);
 	});
 
 	it('a trigger for other events than post.created sends the failed deliveries again and reads no feed', async () => {
@@ -585,13 +637,13 @@ describe('execute(), where the execution runs', () => {
 		// Stored in the gap (09:00 to 10:06): posts 20 and 21, and 11 and 13, which the two deliveries carry themselves.
 		state.feedPosts = [stored(21, 30), stored(20, 20), stored(13, 15), stored(11, 10)];
 		state.failing = 'feed';
-		const first = await run(delivery('kick_1', [11]));
+		const t0 = Date.now();
+		const first = await at(t0, async () => await run(delivery('kick_1', [11])));
 		expect(eventIds(first.items)).toEqual(['kick_1']);
 		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
-		expect(lookBackDue(KEY)).toBe(true);
 		state.failing = undefined;
 		state.asked = [];
-		const second = await run(delivery('dlv_2', [13]));
+		const second = await at(t0 + 61_000, async () => await run(delivery('dlv_2', [13])));
 		expect(eventIds(second.items)).toEqual(['catch-up:7:20', 'catch-up:7:21', 'dlv_2']);
 		// The log is not read again (it no longer shows the gap), nothing is sent again.
 		expect(state.asked.filter((request) => request.includes('/deliveries'))).toEqual([]);
