@@ -140,7 +140,7 @@ export class SocialAggregatorTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 7,
 						description:
-							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow, by Webhook → Re-Enable or at the service: the first delivery after it that starts the workflow (the first this n8n receives after it starts or after 5 quiet minutes, or a test delivery) looks back, the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
+							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow, by Webhook → Re-Enable or at the service: the first delivery after it (the first this n8n receives after it starts or after 5 quiet minutes, also one the filters ignore, or a test delivery) looks back, the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
 					},
 					{
 						displayName: 'Feed Names or IDs',

@@ -9,7 +9,11 @@ import { isObject } from '../shared/utils';
 // webhook() writes when that starts an execution. An execution that changes nothing here writes nothing, so one that
 // runs beside it cannot overwrite it (n8n saves the whole static data, the last writer winning).
 
-/** The first wait before a failed look back is tried again; each failure doubles it, up to MAX_WAIT_MS. */
+/**
+ * After a first failure the next delivery tries again at once (most failures pass: a 503 burst, a deploy); after the
+ * second it waits this long, doubling with each failure up to MAX_WAIT_MS, so a look back that keeps failing (a key
+ * that expired: every read 401) costs a delivery at most every hour.
+ */
 const FIRST_WAIT_MS = 60_000;
 const MAX_WAIT_MS = 3_600_000;
 
@@ -47,9 +51,9 @@ export function owedGap(owed: OwedLookBack | undefined): UnreadGap | undefined {
 	return owed?.gap as UnreadGap | undefined;
 }
 
-/** How long after its `tries`-th failure a look back waits: 1 min, doubling, at most 1 h. */
+/** How long after its `tries`-th failure a look back waits: nothing after the first, then 1 min, doubling, at most 1 h. */
 function retryWait(tries: number): number {
-	return Math.min(FIRST_WAIT_MS * 2 ** Math.max(0, tries - 1), MAX_WAIT_MS);
+	return tries <= 1 ? 0 : Math.min(FIRST_WAIT_MS * 2 ** (tries - 2), MAX_WAIT_MS);
 }
 
 /** Whether an owed look back may be tried at `now`: its wait is over, or someone asked (a test delivery, a re-enable). */

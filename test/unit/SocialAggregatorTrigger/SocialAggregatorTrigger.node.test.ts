@@ -573,7 +573,10 @@ describe('execute(), where the execution runs', () => {
 		expect(eventIds(first.items)).toEqual(['kick_1', 'kick_1']);
 		expect(first.customData.catchUp).toMatch(/^put off to the first delivery after .* \(try 2\): /);
 		expect(first.logs.some((line) => line.level === 'warn' && /kick_1.*put off/.test(line.message))).toBe(true);
-		expect(staticData).toMatchObject({ owedLookBack: { kick: { id: 'kick_1' }, tries: 1, retryAt: t0 + 60_000 } });
+		expect(staticData).toMatchObject({ owedLookBack: { kick: { id: 'kick_1' }, tries: 1, retryAt: t0 } });
+		// The next delivery tries again at once, and fails again: now it waits a minute.
+		await at(t0 + 1_000, async () => await run([{ id: 12, feed: { id: 7 }, event_id: 'dlv_1b' }]));
+		expect(staticData).toMatchObject({ owedLookBack: { kick: { id: 'kick_1' }, tries: 2, retryAt: t0 + 61_000 } });
 
 		// n8n restarts; the service recovers. A delivery within the wait does not look back, and says why.
 		restart();
@@ -581,11 +584,11 @@ describe('execute(), where the execution runs', () => {
 		state.asked = [];
 		const early = await at(t0 + 30_000, async () => await run([{ id: 13, feed: { id: 7 }, event_id: 'dlv_2' }]));
 		expect(eventIds(early.items)).toEqual(['dlv_2']);
-		expect(early.customData.catchUp).toMatch(/^put off until .* after 1 failed tries: Refused/);
+		expect(early.customData.catchUp).toMatch(/^put off until .* after 2 failed tries: Refused/);
 		expect(state.asked).toEqual([]);
 		// One after it looks back from kick_1, the delivery after the re-enable: the failure before it is sent again. From
 		// dlv_3, 14 minutes after a delivery that went through, there would be nothing to catch up.
-		const later = await at(t0 + 61_000, async () => await run([{ id: 14, feed: { id: 7 }, event_id: 'dlv_3' }]));
+		const later = await at(t0 + 62_000, async () => await run([{ id: 14, feed: { id: 7 }, event_id: 'dlv_3' }]));
 		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
 		expect(eventIds(later.items)).toEqual(['dlv_3']);
 		expect(later.customData.catchUp).toBeUndefined();
@@ -593,7 +596,7 @@ describe('execute(), where the execution runs', () => {
 		expect(staticData.owedLookBack).toBeUndefined();
 	});
 
-	it('a look back that keeps failing waits longer each time (1, 2, 4 … minutes, at most an hour), each try once', async () => {
+	it('a look back that keeps failing waits longer each time (the next delivery, then 1, 2, 4 … minutes, at most an hour), each try once', async () => {
 		const { state, run, delivery, staticData } = lookBackService();
 		state.failing = 'log';
 		let now = Date.now();
@@ -607,7 +610,7 @@ describe('execute(), where the execution runs', () => {
 			await at(now, async () => await run([{ id: 20 + i, feed: { id: 7 }, event_id: `dlv_${i}` }]));
 			expect(state.asked.filter((request) => request.endsWith('/deliveries'))).toHaveLength(1);
 		}
-		expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+		expect(waits).toEqual([0, 1, 2, 4, 8, 16, 32, 60]);
 	});
 
 	it('one look back per gap: the first deliveries of two processes after a re-enable both ask, one reads the gap', async () => {
@@ -643,7 +646,7 @@ describe('execute(), where the execution runs', () => {
 		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
 		state.failing = undefined;
 		state.asked = [];
-		const second = await at(t0 + 61_000, async () => await run(delivery('dlv_2', [13])));
+		const second = await at(t0 + 1_000, async () => await run(delivery('dlv_2', [13])));
 		expect(eventIds(second.items)).toEqual(['catch-up:7:20', 'catch-up:7:21', 'dlv_2']);
 		// The log is not read again (it no longer shows the gap), nothing is sent again.
 		expect(state.asked.filter((request) => request.includes('/deliveries'))).toEqual([]);

@@ -21,15 +21,15 @@ function staticData(initial: IDataObject = {}) {
 const kick = { id: 'kick_1', occurred_at: '2026-01-01T10:06:00Z' };
 
 describe('what the trigger owes, in the static data', () => {
-	it('a failed try waits 1 minute, doubling to an hour; a page cap waits for nothing', () => {
+	it('after a first failed try the next delivery tries again; then 1 minute, doubling to an hour; a page cap waits for nothing', () => {
 		const { ctx } = staticData();
 		const waits = [0, 1, 2, 3, 4, 5, 6, 7, 29].map((tries) => putOff(ctx, { kick, delivered: [], tries, failed: true, reason: 'x' }, 0).retryAt / 60_000);
-		expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
+		expect(waits).toEqual([0, 1, 2, 4, 8, 16, 32, 60, 60]);
 		const failed = putOff(ctx, { kick, delivered: [], tries: 2, failed: true, reason: 'HTTP 503' }, 1_000);
-		expect(failed).toMatchObject({ tries: 3, retryAt: 1_000 + 4 * 60_000, reason: 'HTTP 503' });
-		expect(owedDue(failed, 1_000 + 4 * 60_000 - 1, false)).toBe(false);
+		expect(failed).toMatchObject({ tries: 3, retryAt: 1_000 + 2 * 60_000, reason: 'HTTP 503' });
+		expect(owedDue(failed, 1_000 + 2 * 60_000 - 1, false)).toBe(false);
 		expect(owedDue(failed, 1_000, true)).toBe(true);
-		expect(owedDue(failed, 1_000 + 4 * 60_000, false)).toBe(true);
+		expect(owedDue(failed, 1_000 + 2 * 60_000, false)).toBe(true);
 		const capped = putOff(ctx, { kick, delivered: [], gap: { spans: [] }, tries: 3, failed: false, reason: 'page cap' }, 5_000);
 		expect(capped).toMatchObject({ tries: 3, retryAt: 5_000 });
 	});
