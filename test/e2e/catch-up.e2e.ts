@@ -422,6 +422,22 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 			await fake.control.webhooks.settle();
 			return Number(post.id);
 		};
+		/**
+		 * Set active at the service with feed pages answering 503 past the retries: the first delivery's execution runs with
+		 * its own post, its look back put off; then `meanwhile` (a restart, say); the service recovers; one more post.
+		 */
+		const failingLookBack = async (meanwhile: () => Promise<void>) => {
+			const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
+			const first = await activeAtService();
+			await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+			await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+			await meanwhile();
+			fake.control.faults.remove(failing);
+			fake.control.clock.advance(2000);
+			const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
+			await fake.control.webhooks.settle();
+			return [first, Number(next.id)];
+		};
 		/** The posts made by coming back (their deliveries' own), beside the gap's. */
 		const ways: Array<{ label: string; order: 'pinnedThenPlatform' | 'stored'; comeBack: () => Promise<number[]> }> = [
 			{
@@ -452,37 +468,18 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 			{
 				label: 'set active at the service; the first delivery looks back into feed pages that answer 503 past the retries; the service recovers; one more post',
 				order: 'stored',
-				comeBack: async () => {
-					const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
-					const first = await activeAtService();
-					// Its execution runs with its own post; the look back is put off.
-					await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-					await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-					fake.control.faults.remove(failing);
-					fake.control.clock.advance(2000);
-					const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
-					await fake.control.webhooks.settle();
-					return [first, Number(next.id)];
-				},
+				comeBack: async () => await failingLookBack(async () => undefined),
 			},
 			{
 				label: 'set active at the service; the first delivery looks back into feed pages that answer 503; n8n restarted; the service recovers; one more post',
 				order: 'pinnedThenPlatform',
-				comeBack: async () => {
-					const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
-					const first = await activeAtService();
-					await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-					await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-					// What the look back owes is saved with its execution's end: a deploy after that.
-					await waitFor('no execution running', async () => ((await ctx.n8n.executions(workflowId)).every((run) => run.status !== 'running') ? true : undefined), { timeoutMs: 60_000, intervalMs: 500 });
-					await ctx.n8n.stop();
-					await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [webhookPath(trigger, TRIGGER), webhookPath(plain, TRIGGER)], published: [workflowId, plainId] });
-					fake.control.faults.remove(failing);
-					fake.control.clock.advance(2000);
-					const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
-					await fake.control.webhooks.settle();
-					return [first, Number(next.id)];
-				},
+				comeBack: async () =>
+					await failingLookBack(async () => {
+						// What the look back owes is saved with its execution's end: a deploy after that.
+						await waitFor('no execution running', async () => ((await ctx.n8n.executions(workflowId)).every((run) => run.status !== 'running') ? true : undefined), { timeoutMs: 60_000, intervalMs: 500 });
+						await ctx.n8n.stop();
+						await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [webhookPath(trigger, TRIGGER), webhookPath(plain, TRIGGER)], published: [workflowId, plainId] });
+					}),
 			},
 		];
 		for (const way of ways) {
