@@ -13,7 +13,7 @@ import { eventList, feedIdList } from '../shared/input';
 import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
 import { allowHttpOption } from '../shared/webhookUrl';
-import { catchUp, MAX_PAGES_READ, readGap, type CatchUpResult, type UnreadGap } from './catchUp';
+import { catchUp, MAX_PAGES_READ, readGap, type CatchUpRequest, type CatchUpResult, type UnreadGap } from './catchUp';
 import {
 	answerDelivery,
 	applySettings,
@@ -30,21 +30,11 @@ import {
 	withoutCaughtUp,
 } from './delivery';
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
-import {
-	caughtUpBefore,
-	claimGapPosts,
-	finished,
-	gapClaimsWindow,
-	lookBackAgain,
-	lookBackDue,
-	lookingBack,
-	putOffLookBack,
-	RETRY_AFTER_SECONDS,
-	takePlace,
-	takePutOffLookBack,
-} from './inFlight';
+import { finished, RETRY_AFTER_SECONDS, takePlace } from './inFlight';
+import { caughtUpBefore, claimGapPosts, gapClaimsWindow, lookBackAgain, lookBackDue, lookingBack } from './lookBacks';
+import { carry, owedDue, owedGap, owedLookBack, putOff, settle, type OwedLookBack } from './owed';
 import { checkExists, create, deliverySecrets, liveSubscription, remove, triggerKey } from './lifecycle';
-import { databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
+import { claimOnce, databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
 /** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
 const RAW = { rawExpressions: true };
@@ -150,7 +140,7 @@ export class SocialAggregatorTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 7,
 						description:
-							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow, by Webhook → Re-Enable or at the service: the first delivery after it that starts the workflow (the first this n8n receives after it starts or after 5 quiet minutes, or a test delivery) looks back, the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
+							'When the subscription stopped delivering (n8n was away and the service disabled it) and is set active again, by publishing this workflow, by Webhook → Re-Enable or at the service: the first delivery after it (the first this n8n receives after it starts or after 5 quiet minutes, also one the filters ignore, or a test delivery) looks back, the deliveries that failed are sent again, and the posts added meanwhile are read from the feeds and emitted once each, marked caught_up. A gap longer than this many days is caught up from its last days only. 0: off.',
 					},
 					{
 						displayName: 'Feed Names or IDs',
@@ -248,10 +238,13 @@ export class SocialAggregatorTrigger implements INodeType {
 		}
 		if (answer.catchUp) lookingBack(key, kickTime(answer.catchUp));
 		if (answer.log) this.logger[answer.log.level](answer.log.message);
-		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
 		if (items?.length) {
+			// Remembered as handled in execute(), once n8n has an execution: if it fails to start one (and answers 500),
+			// the retry must run.
 			return { workflowData: [items.map((json) => ({ json }))], webhookResponse: answer.body };
 		}
+		// Starts nothing: handled here.
+		if (answer.remember !== undefined) rememberHandled(key, answer.remember);
 		if (answer.status === 200) return { webhookResponse: answer.body };
 		response.status(answer.status).json(answer.body);
 		return { noWebhookResponse: true };
@@ -270,10 +263,12 @@ export class SocialAggregatorTrigger implements INodeType {
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
 		if (signal) ids.push(signal.id);
 		try {
-			if (signal) lookingBack(key, kickTime(signal));
+			const owed = owedLookBack(this);
+			const run = lookBackToRun(this, { signal, owed, input });
+			if (run) lookingBack(key, kickTime(run.kick));
 			// The gap's posts are older than the delivery's own: they come first.
-			const delivered = withoutCaughtUpHere(key, items);
-			const caughtUp = signal ? await lookBackItems(this, key, signal, signalAt, input) : [];
+			const delivered = withoutCaughtUpHere(key, items, owed !== undefined);
+			const caughtUp = run ? await lookBackItems(this, key, run, Math.max(signalAt, 0), input) : [];
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems([...caughtUp, ...delivered], databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
@@ -284,6 +279,8 @@ export class SocialAggregatorTrigger implements INodeType {
 					`Social Aggregator Trigger: deliveries ${duplicates.join(', ')} were acted on before; their items are not passed on`,
 				);
 			}
+			// Handled (passed on, or found acted on before): a copy that reaches this process is answered as one.
+			for (const id of ids) rememberHandled(key, id);
 			return [kept];
 		} finally {
 			finished(key, ids);
@@ -295,8 +292,8 @@ export class SocialAggregatorTrigger implements INodeType {
  * The delivery's items without the posts a look back here caught up already (lately a look back ran: a delivery made
  * since the re-enable may reach n8n after it); the others counted as carried, so a look back leaves them out.
  */
-function withoutCaughtUpHere(key: string, items: INodeExecutionData[]): INodeExecutionData[] {
-	const window = gapClaimsWindow(key);
+function withoutCaughtUpHere(key: string, items: INodeExecutionData[], owed: boolean): INodeExecutionData[] {
+	const window = gapClaimsWindow(key, owed);
 	if (!window) return items;
 	return items.flatMap((item) => {
 		const taken = caughtUpBefore(key, gapPostIds(item.json, window));
@@ -320,40 +317,68 @@ function evaluatedSettings(ctx: IExecuteFunctions, index: number): DeliverySetti
 	};
 }
 
+/** The look back an execution runs: the one owed (owed.ts), or one the delivery asks for afresh. */
+interface LookBackRun {
+	kick: CatchUpSignal;
+	owed?: OwedLookBack;
+}
+
 /**
- * The items of a look back, the one put off last included (its kick, and the posts deliveries carried since). What it
- * could not read (an error, or a gap longer than a look back reads) is put off to the next delivery this process
- * receives: the delivery goes on with its own items and what was read, and the execution's custom data and n8n's log
- * say what was put off and why.
+ * The look back this execution runs, decided from n8n's database wherever the delivery landed: the one owed once its
+ * wait is over (or a test delivery asks), else a fresh one the delivery asks for (the first after a quiet spell in the
+ * process that received it, or a test delivery). One owed and not due is not started afresh: it carries the delivery's
+ * posts stored before its kick, and the execution says why it waits.
+ */
+function lookBackToRun(
+	ctx: IExecuteFunctions,
+	{ signal, owed, input }: { signal?: CatchUpSignal; owed?: OwedLookBack; input: INodeExecutionData[] },
+	now = Date.now(),
+): LookBackRun | undefined {
+	if (!owed) return signal ? { kick: signal } : undefined;
+	if (owedDue(owed, now, signal?.test === true)) return { kick: owed.kick, owed };
+	carry(ctx, owed, deliveredPosts(input.map((item) => item.json), kickTime(owed.kick) + 1_000));
+	const waiting = `put off until ${new Date(owed.retryAt).toISOString()} after ${owed.tries} failed tries: ${owed.reason}`;
+	ctx.customData?.set('catchUp', waiting.slice(0, 255));
+	return undefined;
+}
+
+/**
+ * The items of a look back (its kick, the posts deliveries carried that it leaves out, what of its gap it found). One
+ * try of a look back owed at a time, whichever process runs it; a fresh one claims its gap (catchUp.ts). What it could
+ * not do (an error, or a gap longer than a look back reads) is owed (owed.ts), tried again by a later execution in any
+ * process, after a wait that doubles with each failure: the delivery goes on with its own items and what was read, and
+ * the execution's custom data and n8n's log say what was put off and why.
  */
 async function lookBackItems(
 	ctx: IExecuteFunctions,
 	key: string,
-	signal: CatchUpSignal,
+	{ kick, owed }: LookBackRun,
 	signalAt: number,
 	input: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const putOff = takePutOffLookBack(key);
-	const kick = putOff?.kick ?? signal;
-	const delivered = new Set([...(putOff?.delivered ?? []), ...deliveredPosts(input.map((item) => item.json))]);
+	const delivered = new Set([...(owed?.delivered ?? []), ...deliveredPosts(input.map((item) => item.json), kickTime(kick) + 1_000)]);
+	const store = databaseStore(ctx);
+	if (owed && !(await claimOnce(store, key, `try:${kick.id}:${owed.tries}:${owed.retryAt}`))) return [];
 	const putOffAgain = (unread: UnreadGap | undefined, error: unknown) => {
-		putOffLookBack(key, { kick, delivered: [...delivered], gap: unread });
-		const reason =
-			error === undefined
-				? `feeds ${(unread?.feeds ?? []).map((pending) => String(pending.feed.id)).join(', ')} have more than ${MAX_PAGES_READ} pages of the gap; the next delivery reads on`
-				: error instanceof Error ? error.message : String(error);
+		const reason = error === undefined
+			? `feeds ${(unread?.feeds ?? []).map((pending) => String(pending.feed.id)).join(', ')} have more than ${MAX_PAGES_READ} pages of the gap; the next delivery reads on`
+			: error instanceof Error ? error.message : String(error);
+		const next = putOff(ctx, { kick, delivered, gap: unread, tries: owed?.tries ?? 0, failed: error !== undefined, reason });
+		const when = error === undefined ? 'to the next delivery' : `to the first delivery after ${new Date(next.retryAt).toISOString()} (try ${next.tries + 1})`;
 		const what = error === undefined ? 'the rest of the look back' : 'the look back';
-		ctx.logger.warn(`Social Aggregator Trigger: ${what} for missed deliveries (from delivery ${kick.id}) is put off to the next delivery: ${reason}`);
-		ctx.customData?.set('catchUp', `${error === undefined ? 'the rest ' : ''}put off to the next delivery: ${reason}`.slice(0, 255));
+		ctx.logger.warn(`Social Aggregator Trigger: ${what} for missed deliveries (from delivery ${kick.id}) is put off ${when}: ${reason}`);
+		ctx.customData?.set('catchUp', `${error === undefined ? 'the rest ' : ''}put off ${when}: ${reason}`.slice(0, 255));
 	};
 	try {
-		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: putOff?.gap });
+		const claimGap = async (gap: string) => await claimOnce(store, key, `gap:${gap}`);
+		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: owedGap(owed), claimGap });
 		if (unread) putOffAgain(unread, unread.error);
+		else settle(ctx);
 		// Not the posts a delivery here carried meanwhile (one made since the re-enable, received after this one).
 		const kept = claimGapPosts(key, items.map((item) => String(item.json.event_id ?? item.json.id)));
 		return items.filter((item) => kept.has(String(item.json.event_id ?? item.json.id)));
 	} catch (error) {
-		putOffAgain(putOff?.gap, error);
+		putOffAgain(owedGap(owed), error);
 		return [];
 	}
 }
@@ -365,13 +390,13 @@ async function lookBackItems(
  */
 async function caughtUpItems(
 	ctx: IExecuteFunctions,
-	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: UnreadGap },
+	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: UnreadGap; claimGap: CatchUpRequest['claimGap'] },
 ): Promise<{ items: INodeExecutionData[]; unread?: CatchUpResult['unread'] }> {
 	const subscription = liveSubscription(ctx);
 	if (!subscription) return { items: [] };
 	const subscriptionId = subscription.id;
 	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);
-	const { kick, signalAt, delivered, gap } = lookBack;
+	const { kick, signalAt, delivered, gap, claimGap } = lookBack;
 	const maxAge = Number(settings.options.maxAge ?? 0);
 	const request = {
 		subscriptionId,
@@ -382,6 +407,7 @@ async function caughtUpItems(
 		readPosts: passesPostCreated(settings),
 		maxAgeMinutes: Number.isFinite(maxAge) && maxAge > 0 ? maxAge : 0,
 		subscriptionCreatedAt: subscription.createdAt,
+		claimGap,
 	};
 	const result = gap ? await readGap(ctx, request, gap) : await catchUp(ctx, request);
 	for (const note of result.notes) ctx.logger.warn(`Social Aggregator Trigger: catch-up of subscription ${subscriptionId}: ${note}`);

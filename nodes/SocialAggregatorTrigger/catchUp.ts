@@ -2,13 +2,13 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listAnswer } from '../shared/answerShapes';
-import { deliveriesPath, redeliveryPath } from '../shared/deliveryLog';
+import { redeliveryPath } from '../shared/deliveryLog';
 import { DEFAULT_LATE_HOURS, FEED_PAGE_SIZE, feedPageAnswer, walkFeedPosts, type FeedPage, type FeedPost, type HeldWalk } from '../shared/feedWalk';
-import { collectPages, readPagesUntil } from '../shared/pages';
-import { MAX_PER_PAGE } from '../shared/constants';
+import { collectPages } from '../shared/pages';
 import { apiRequestChecked, apiRequestFull } from '../shared/transport';
 import { isDigits } from '../shared/utils';
-import { caughtUpDelivery, createdAt, deliveringBefore, leaveUnsent, planCatchUp, readLog, spansToRead, type Span } from './catchUpPlan';
+import { caughtUpDelivery, createdAt, leaveUnsent, planCatchUp, spansToRead, type Span } from './catchUpPlan';
+import { readLogBack, stillPending } from './logWalk';
 import type { Delivery } from './delivery';
 
 // Catch-up after a gap (docs/exactly-once.md#catch-up): when a subscription that stopped delivering is set active
@@ -16,10 +16,7 @@ import type { Delivery } from './delivery';
 // are redelivered by the service (docs/service.md#delivery-log), and the posts added while none was made are read
 // from the feeds and emitted as post.created deliveries of their own, each with an ID the exactly-once records keep.
 
-/**
- * Pages of the delivery log, or of one feed, that one look back reads at most: a feed's longer gap is read on by the
- * next look back, from where this one stopped.
- */
+/** Pages of one feed that one look back reads at most: a feed's longer gap is read on by the next look back, from where this one stopped. */
 export const MAX_PAGES_READ = 50;
 
 /** How long the catch-up waits for the service to send the deliveries it redelivers, asked every POLL_MS. */
@@ -40,6 +37,11 @@ export interface CatchUpRequest {
 	maxAgeMinutes?: number;
 	/** When the subscription was made (ms), where the trigger knows: no post before it was delivered. */
 	subscriptionCreatedAt?: number;
+	/**
+	 * Claims the gap (`<subscription>:<newest failed delivery>`) for this look back in n8n's database; false: another
+	 * look back, in any process, holds it. Absent: no claim.
+	 */
+	claimGap?: (gap: string) => Promise<boolean>;
 }
 
 /** A feed whose posts of the gap are still to read: from its start, or from where a walk stopped. */
@@ -48,9 +50,13 @@ interface PendingFeed {
 	held?: HeldWalk;
 }
 
-/** What a look back found (its failed deliveries sent again) and has not read yet. */
+/** What a look back found in the log and has not done yet. */
 export interface UnreadGap {
 	spans: Span[];
+	/** Failed deliveries still to send again, oldest first; absent: all sent. */
+	redeliver?: string[];
+	/** The log page each was found on, where a poll for it starts. */
+	logPages?: Record<string, number>;
 	/** The feeds still to read; absent: every feed the trigger reads. */
 	feeds?: PendingFeed[];
 	/** What stopped the read; absent when a page cap did. */
@@ -68,53 +74,35 @@ export interface CatchUpResult {
 }
 
 /**
- * A paged list read until `enough` holds for a page (shared/pages.ts), at most MAX_PAGES_READ pages; `missing` when
- * the service answered 404 (a route it does not offer).
- */
-async function readPages(
-	ctx: IExecuteFunctions,
-	path: string,
-	enough: (page: IDataObject[]) => boolean,
-	filter: IDataObject = {},
-): Promise<{ records: IDataObject[]; complete: boolean; missing: boolean }> {
-	let missing = false;
-	const fetchPage = async (page: number, perPage: number) => {
-		const request = { method: 'GET' as const, path, qs: { ...filter, page, per_page: perPage }, acceptStatuses: [404] };
-		const answer = await apiRequestChecked(ctx, request, (body, at) => (at.statusCode === 404 ? undefined : listAnswer(body, { ...at, page })));
-		missing = answer === undefined;
-		return answer ?? { data: [] };
-	};
-	return { ...(await readPagesUntil(fetchPage, enough, MAX_PAGES_READ)), missing };
-}
-
-/**
  * Asks the service to send each delivery again, oldest first, the next once the log shows the one before sent (within
- * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One it cannot send is
- * noted and skipped.
+ * REDELIVERY_WAIT_MS in all), so that their executions start in the order of their posts. One the service refuses
+ * for good is noted and skipped; an error (a 5xx, which is not retried, or the log failing) stops here: `left` holds
+ * that delivery and the rest, asked again by the next try (a copy is acted on once).
  */
-async function redeliver(ctx: IExecuteFunctions, subscriptionId: string, ids: string[], notes: string[]): Promise<number> {
+async function redeliver(
+	ctx: IExecuteFunctions,
+	subscriptionId: string,
+	gap: Pick<UnreadGap, 'redeliver' | 'logPages'>,
+	notes: string[],
+): Promise<{ sent: number; left?: string[]; error?: unknown }> {
+	const ids = gap.redeliver ?? [];
 	let sent = 0;
 	const until = Date.now() + REDELIVERY_WAIT_MS;
-	for (const id of ids) {
-		const path = redeliveryPath(subscriptionId, id);
-		const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
-		if (answer.statusCode >= 400) {
-			notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
-			continue;
+	for (const [index, id] of ids.entries()) {
+		try {
+			const path = redeliveryPath(subscriptionId, id);
+			const answer = await apiRequestFull.call(ctx, { method: 'POST', path, acceptStatuses: [404, 409, 410, 422] });
+			if (answer.statusCode >= 400) {
+				notes.push(`delivery ${id} could not be redelivered (HTTP ${answer.statusCode})`);
+				continue;
+			}
+			sent++;
+			while (Date.now() < until && (await stillPending(ctx, subscriptionId, id, gap.logPages?.[id]))) await sleep(POLL_MS);
+		} catch (error) {
+			return { sent, left: ids.slice(index), error };
 		}
-		sent++;
-		while (Date.now() < until && (await stillPending(ctx, subscriptionId, id))) await sleep(POLL_MS);
 	}
-	return sent;
-}
-
-/**
- * Whether the log still shows delivery `id` waiting to be sent. Asked with the log's status filter, so a busy log is
- * one page; a service that ignores the filter answers every entry, read here as well.
- */
-async function stillPending(ctx: IExecuteFunctions, subscriptionId: string, id: string): Promise<boolean> {
-	const { records } = await readPages(ctx, deliveriesPath(subscriptionId), () => false, { status: 'pending' });
-	return readLog(records).some((entry) => entry.id === id && entry.state === 'pending');
+	return { sent };
 }
 
 /** The feeds to read: those chosen, or every feed of the account. */
@@ -177,19 +165,13 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 	// The span is counted on the service's clock: back from when the delivery that looks back occurred.
 	const floor = request.kick.at - request.spanDays * 86_400_000;
 	const notes: string[] = [];
-	const path = deliveriesPath(request.subscriptionId);
 	// The newest page first: on a subscription that was delivering it decides alone, in one request.
-	const newest = await readPages(ctx, path, () => true);
-	if (newest.missing) {
+	const log = await readLogBack(ctx, request.subscriptionId, request.kick, floor);
+	if (log.missing) {
 		notes.push('the service keeps no delivery log (404), so the gap could not be found: nothing was caught up');
 		return { deliveries: [], redelivered: 0, notes };
 	}
-	const firstPage = readLog(newest.records);
-	const log =
-		newest.records.length < MAX_PER_PAGE || deliveringBefore(firstPage, request.kick)
-			? newest
-			: await readPages(ctx, path, (page) => page.every((record) => Date.parse(String(record.created_at)) < floor));
-	const entries = readLog(log.records);
+	const { entries } = log;
 	let plan = planCatchUp(entries, request.kick, floor);
 	if (request.maxAgeMinutes) {
 		// Sent again now, received within the wait for redeliveries: one that would then be past Max Age is left unsent.
@@ -198,15 +180,18 @@ export async function catchUp(ctx: IExecuteFunctions, request: CatchUpRequest): 
 		if (plan.unsent) notes.push(unsentNote(plan.unsent.length, request));
 	}
 	if (plan.redeliver.length === 0 && !plan.gap && !plan.unsent) return { deliveries: [], redelivered: 0, notes };
+	// One look back per gap: two first deliveries after a re-enable, in two webhook processes, find the same one.
+	if (request.claimGap && plan.gapOf !== undefined && !(await request.claimGap(`${request.subscriptionId}:${plan.gapOf}`))) {
+		notes.push(`the gap after delivery ${plan.gapOf} is caught up by another look back`);
+		return { deliveries: [], redelivered: 0, notes };
+	}
 	if (plan.cutAt !== undefined) {
 		notes.push(`the gap began before the catch-up span of ${request.spanDays} days: nothing before ${new Date(plan.cutAt).toISOString()} was caught up`);
 	}
-	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
-	const redelivered = await redeliver(ctx, request.subscriptionId, plan.redeliver, notes);
-	const spans = spansToRead(plan);
-	if (spans.length === 0 || request.readPosts === false) return { deliveries: [], redelivered, notes };
-	// The failed deliveries are sent: the log no longer shows the gap, so a later try reads it as found here.
-	return { ...(await readGap(ctx, request, { spans }, notes)), redelivered };
+	// Found: once a failed delivery is sent again the log no longer shows the gap, so from here on whatever stops the
+	// look back, what is left of it is given back as found here.
+	const logPages = Object.fromEntries(plan.redeliver.map((id) => [id, log.pageOf.get(id) ?? 1]));
+	return await readGap(ctx, request, { spans: spansToRead(plan), redeliver: plan.redeliver, logPages }, notes);
 }
 
 function unsentNote(spans: number, request: CatchUpRequest): string {
@@ -219,6 +204,15 @@ function unsentNote(spans: number, request: CatchUpRequest): string {
  * could not read: the log no longer shows it. What was read is given whatever stops the rest, which is `unread`.
  */
 export async function readGap(ctx: IExecuteFunctions, request: CatchUpRequest, gap: UnreadGap, notes: string[] = []): Promise<CatchUpResult> {
+	// The redelivered posts are older than the gap's: they are sent, and acted on, first.
+	const { sent: redelivered, left, error: stopped } = await redeliver(ctx, request.subscriptionId, gap, notes);
+	if (stopped !== undefined) return { deliveries: [], redelivered, notes, unread: { ...gap, redeliver: left, error: stopped } };
+	if (gap.spans.length === 0 || request.readPosts === false) return { deliveries: [], redelivered, notes };
+	return { ...(await readGapPosts(ctx, request, gap, notes)), redelivered };
+}
+
+/** The posts of a gap's spans, feed after feed; what was read is given whatever stops the rest, which is `unread`. */
+async function readGapPosts(ctx: IExecuteFunctions, request: CatchUpRequest, gap: UnreadGap, notes: string[]): Promise<CatchUpResult> {
 	let feeds = gap.feeds;
 	try {
 		feeds ??= (await feedsToRead(ctx, request.feedIds)).map((feed) => ({ feed }));

@@ -31,6 +31,8 @@ export interface CatchUpPlan {
 	unsent?: Span[];
 	/** The span cut what was looked at: deliveries and posts before this time are left alone. */
 	cutAt?: number;
+	/** The newest failed delivery before the kick: it names the gap, whichever delivery looks back. */
+	gapOf?: string;
 }
 
 /** The state of a log entry, from its `status` or, without one, the receiver's answer code. */
@@ -75,7 +77,7 @@ export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number 
 	// failure left behind is not sent again at each look back (one this trigger refused would fail every time).
 	if (!reEnabled && next.state === 'done') return { redeliver: [] };
 	const inSpan = before.filter((entry) => entry.at >= floor);
-	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => entry.state === 'failed').map((entry) => entry.id) };
+	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => entry.state === 'failed').map((entry) => entry.id), gapOf: lastFailed.id };
 	if (before.length > inSpan.length) plan.cutAt = floor;
 	const closedAt = next?.at ?? kickAt;
 	if (!reEnabled || closedAt < floor) return plan;

@@ -70,6 +70,8 @@ export interface DeliveryAnswer {
 export interface CatchUpSignal extends IDataObject {
 	id: string;
 	occurred_at: string | null;
+	/** A test delivery asks for it (a re-enable, a user): a look back owed need not wait for its turn. */
+	test?: boolean;
 }
 
 /**
@@ -259,9 +261,9 @@ function settledAnswer(request: DeliveryRequest, delivery: Delivery, id: string 
 	if (ignored) {
 		const message = `Social Aggregator Trigger: delivery ${String(delivery.id ?? '(no id)')} ignored: ${ignored}`;
 		const answer: DeliveryAnswer = { status: 200, body: { received: true, ignored }, log: { level: 'debug', message }, remember };
-		// A delivery the filters ignore starts nothing and leaves the look back to the next one, but a test
-		// delivery (one a re-enable asks for) looks back even with test deliveries off.
-		const catchUp = isTestDelivery(delivery) ? lookBackSignal(request, delivery, id) : undefined;
+		// A delivery the filters ignore passes none of its own on, but still looks back when one is due: after a
+		// re-enable it may be the only sign that the subscription delivers again (another feed's, say).
+		const catchUp = lookBackSignal(request, delivery, id);
 		return catchUp ? { ...answer, items: [], id, catchUp } : answer;
 	}
 	const catchUp = lookBackSignal(request, delivery, id);
@@ -282,7 +284,8 @@ function lookBackSignal(request: DeliveryRequest, delivery: Delivery, id: string
 	if (catchUpDays(optionValue(request, 'catchUpDays', DEFAULT_CATCH_UP_DAYS)) === 0) return undefined;
 	// Asked first: every delivery counts towards the quiet spell, a test delivery too.
 	if (!request.lookBackDue() && !isTestDelivery(delivery)) return undefined;
-	return { id, occurred_at: typeof delivery.occurred_at === 'string' ? delivery.occurred_at : null };
+	const signal: CatchUpSignal = { id, occurred_at: typeof delivery.occurred_at === 'string' ? delivery.occurred_at : null };
+	return isTestDelivery(delivery) ? { ...signal, test: true } : signal;
 }
 
 /** Parsed from the raw text whose signature was checked, never from n8n's parsed body. */
@@ -325,14 +328,18 @@ function carriesNoDelivered(item: IDataObject): boolean {
 
 /**
  * The posts a delivery's items carry, as `<feed>:<post>`: from items of one post each (with their `feed`), or from a
- * delivery whole (`data.posts`). A catch-up does not read them as the gap's. A test delivery's posts are samples (the
- * service may pick real posts of the gap): they stand in for none.
+ * delivery whole (`data.posts`), those stored before `storedBefore` when given. A catch-up does not read them as the
+ * gap's. A test delivery's posts are samples (the service may pick real posts of the gap): they stand in for none.
  */
-export function deliveredPosts(items: IDataObject[]): Set<string> {
+export function deliveredPosts(items: IDataObject[], storedBefore = Infinity): Set<string> {
 	const keys = new Set<string>();
 	for (const item of items) {
 		if (carriesNoDelivered(item)) continue;
-		for (const { feedId, post } of carriedPosts(item)) keys.add(`${feedId}:${String(post.id)}`);
+		for (const { feedId, post } of carriedPosts(item)) {
+			// Stored after it (`storedBefore`, a kick's time), a post is not in the gap: not worth carrying.
+			if (typeof post.created_at === 'string' && Date.parse(post.created_at) >= storedBefore) continue;
+			keys.add(`${feedId}:${String(post.id)}`);
+		}
 	}
 	return keys;
 }

@@ -4,9 +4,16 @@ export function idText(id: unknown): string | undefined {
 	return typeof id === 'number' ? String(id) : undefined;
 }
 
+const CAUGHT_UP_PREFIX = 'catch-up:';
+
 /** The event ID of a post a catch-up read from a feed: the same however often, or by whichever look back, it is read. */
 export function caughtUpId(feedId: unknown, postId: unknown): string {
-	return `catch-up:${String(feedId)}:${String(postId)}`;
+	return `${CAUGHT_UP_PREFIX}${String(feedId)}:${String(postId)}`;
+}
+
+/** Whether an event ID is a caught-up post's (`caughtUpId`). */
+export function isCaughtUpId(id: string): boolean {
+	return id.startsWith(CAUGHT_UP_PREFIX);
 }
 
 /**

@@ -8,7 +8,7 @@ import { keepRecent } from '../shared/utils';
 // inFlight.ts decides with these when a delivery waits; seenDeliveries.ts checks deliveries in n8n's database through
 // them.
 
-// Deliveries webhook() handled (emitted or ignored): a copy that reaches this process meanwhile is answered as one.
+// Deliveries handled (ignored by webhook(), or through execute()): a copy that reaches this process later is answered as one.
 
 /** Delivery ids a process remembers per trigger to recognise a retry. */
 const RECENT_DELIVERIES_LIMIT = 500;
@@ -23,7 +23,7 @@ export function handledInProcess(key: string, id: string): boolean {
 	return seenInProcess.get(key)?.includes(id) ?? false;
 }
 
-/** Only once a delivery is handled (emitted or ignored): one that failed is handled again when retried. */
+/** Only once a delivery is handled (ignored, or its execution ran): one n8n could not start is handled again when retried. */
 export function rememberHandled(key: string, id: string): void {
 	const recent = seenInProcess.get(key) ?? [];
 	const next = recent.includes(id) ? recent : [...recent, id].slice(-RECENT_DELIVERIES_LIMIT);

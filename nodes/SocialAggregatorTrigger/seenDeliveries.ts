@@ -1,13 +1,13 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { idText } from './deliveryId';
+import { idText, isCaughtUpId } from './deliveryId';
 import { checkInTurn, claimInMemory, deliveryKey, type ProcessedStore } from './deliveryMemory';
 
 /**
  * Keys kept in n8n's database per trigger, the oldest dropped first. A delivery takes one, three
  * when its execution ran in another process than the one that received it (two tie-break keys):
- * 10,000 deliveries in one n8n, 3,333 in queue mode. The service retries a delivery only until it
+ * 10,000 deliveries in one n8n, 3,333 in queue mode. A caught-up post takes one wherever it runs. The service retries a delivery only until it
  * gives up (a subscription is disabled after 10 failed deliveries in a row), so a copy comes within
  * that span; docs/exactly-once.md says what it covers.
  */
@@ -38,27 +38,38 @@ export function databaseStore(ctx: IExecuteFunctions): ProcessedStore {
 
 /**
  * Ids no execution recorded before, recorded now in n8n's database: one write, shared with the
- * checks waiting beside it. With `tieBreak` (the execution runs in another process than the one that
- * received the delivery, so a copy may be checked elsewhere at the same instant), rounds after
- * random waits let one of two executions that both found an id new go on, and put back ids another
- * process's write dropped.
+ * checks waiting beside it. The ids `tieBreak` holds (the execution runs in another process than the
+ * one that received the delivery, so a copy may be checked elsewhere at the same instant) then take
+ * rounds after random waits that let one of two executions that both found an id new go on, and put
+ * back ids another process's write dropped.
  */
 async function claimInDatabase(
 	store: ProcessedStore,
 	key: string,
 	unique: string[],
 	random: () => number,
-	tieBreak: boolean,
+	tieBreak: (id: string) => boolean,
 ): Promise<Set<string>> {
 	if (unique.length === 0) return new Set();
 	const seen = await checkInTurn(store, key, unique.map(deliveryKey));
-	let claimed = new Set(unique.filter((id) => !seen.has(deliveryKey(id))));
-	for (let round = 2; tieBreak && round <= TIE_BREAK_ROUNDS + 1 && claimed.size > 0; round++) {
+	const claimed = new Set(unique.filter((id) => !seen.has(deliveryKey(id))));
+	let contested = new Set([...claimed].filter(tieBreak));
+	for (let round = 2; round <= TIE_BREAK_ROUNDS + 1 && contested.size > 0; round++) {
 		await sleep(ROUND_MIN_MS + Math.floor(random() * ROUND_SPREAD_MS));
-		const taken = await checkInTurn(store, key, [...claimed].flatMap((id) => [deliveryKey(id), roundKey(round, id)]));
-		claimed = new Set([...claimed].filter((id) => !taken.has(roundKey(round, id))));
+		const taken = await checkInTurn(store, key, [...contested].flatMap((id) => [deliveryKey(id), roundKey(round, id)]));
+		for (const id of contested) if (taken.has(roundKey(round, id))) claimed.delete(id);
+		contested = new Set([...contested].filter((id) => claimed.has(id)));
 	}
 	return claimed;
+}
+
+/**
+ * Whether this execution is the first to claim `id` (a look back's gap, one try of a look back owed) in n8n's
+ * database, with the rounds of a delivery that another process may check at the same instant. Kept beside the
+ * deliveries' records (`delivery:look-back:…`).
+ */
+export async function claimOnce(store: ProcessedStore, key: string, id: string, random: () => number = Math.random): Promise<boolean> {
+	return (await claimInDatabase(store, key, [`look-back:${id}`], random, () => true)).size === 1;
 }
 
 /** How firstTimeItems decides where a delivery is checked. */
@@ -88,7 +99,9 @@ async function claimDeliveries(
 	const here = place.receivedHere ?? (() => false);
 	const now = (place.now ?? Date.now)();
 	const { claimed, toCheck } = claimInMemory(store, key, unique, occurredAt, { here, now, warn: place.warn });
-	const tieBreak = toCheck.some((id) => !here(id));
+	// A caught-up post is read by the one look back that holds its gap, never sent twice at once: no rounds, one
+	// record, so a catch-up of thousands of posts leaves earlier deliveries' records in n8n's list.
+	const tieBreak = (id: string) => !here(id) && !isCaughtUpId(id);
 	for (const id of await claimInDatabase(store, key, toCheck, place.random ?? Math.random, tieBreak)) claimed.add(id);
 	return claimed;
 }

@@ -33,7 +33,7 @@ interface CollectPagesOptions<T> {
  * short or empty page, or `meta.total_pages`), at most `maxPages` pages: `complete` is false when those did not reach
  * an end. A page count past MAX_PAGES, or past what `total_count` allows, is an unusable answer.
  */
-export async function readPagesUntil<T>(
+async function readPagesUntil<T>(
 	fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
 	enough: (page: T[]) => boolean,
 	maxPages = MAX_PAGES,

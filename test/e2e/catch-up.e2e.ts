@@ -12,8 +12,11 @@
  * nothing. Then a feed with a pinned post, 150 posts and 5 stored 3 hours late during each outage, in both listing
  * orders: publishing again, the example, the subscription set active at the service followed by one new post, and
  * the same with the first delivery's look back meeting feed pages that answer 503 past the retries (put off) and one
- * more post once the service recovers, each act on every post of the gap and of those deliveries once, nothing before
- * it again, no execution failed; and Send Test to a workflow with the defaults runs it once, its item marked test.
+ * more post once the service recovers, and the same again with n8n restarted between (what the look back owes is in
+ * n8n's database), each act on every post of the gap and of those deliveries once, nothing before it again, no
+ * execution failed; Send Test to a workflow with the defaults runs it once, its item marked test; and a trigger with a
+ * feed filter whose first delivery after the subscription is set active at the service is another feed's (ignored):
+ * the gap of its feed is caught up, the other feed's post acted on by nothing.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -419,6 +422,22 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 			await fake.control.webhooks.settle();
 			return Number(post.id);
 		};
+		/**
+		 * Set active at the service with feed pages answering 503 past the retries: the first delivery's execution runs with
+		 * its own post, its look back put off; then `meanwhile` (a restart, say); the service recovers; one more post.
+		 */
+		const failingLookBack = async (meanwhile: () => Promise<void>) => {
+			const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
+			const first = await activeAtService();
+			await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+			await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+			await meanwhile();
+			fake.control.faults.remove(failing);
+			fake.control.clock.advance(2000);
+			const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
+			await fake.control.webhooks.settle();
+			return [first, Number(next.id)];
+		};
 		/** The posts made by coming back (their deliveries' own), beside the gap's. */
 		const ways: Array<{ label: string; order: 'pinnedThenPlatform' | 'stored'; comeBack: () => Promise<number[]> }> = [
 			{
@@ -449,18 +468,18 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 			{
 				label: 'set active at the service; the first delivery looks back into feed pages that answer 503 past the retries; the service recovers; one more post',
 				order: 'stored',
-				comeBack: async () => {
-					const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
-					const first = await activeAtService();
-					// Its execution runs with its own post; the look back is put off.
-					await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-					await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-					fake.control.faults.remove(failing);
-					fake.control.clock.advance(2000);
-					const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
-					await fake.control.webhooks.settle();
-					return [first, Number(next.id)];
-				},
+				comeBack: async () => await failingLookBack(async () => undefined),
+			},
+			{
+				label: 'set active at the service; the first delivery looks back into feed pages that answer 503; n8n restarted; the service recovers; one more post',
+				order: 'pinnedThenPlatform',
+				comeBack: async () =>
+					await failingLookBack(async () => {
+						// What the look back owes is saved with its execution's end: a deploy after that.
+						await waitFor('no execution running', async () => ((await ctx.n8n.executions(workflowId)).every((run) => run.status !== 'running') ? true : undefined), { timeoutMs: 60_000, intervalMs: 500 });
+						await ctx.n8n.stop();
+						await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [webhookPath(trigger, TRIGGER), webhookPath(plain, TRIGGER)], published: [workflowId, plainId] });
+					}),
 			},
 		];
 		for (const way of ways) {
@@ -477,5 +496,35 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 			process.stderr.write(`[catch-up] ${way.label}, ${way.order} order: ${gap.length} posts of the gap acted on once each\n`);
 		}
 		fake.control.setPostOrder(null);
+	});
+
+	it('a feed filter, the first delivery after the subscription is set active at the service for another feed: the gap of the chosen feed caught up', async () => {
+		const fake = ctx.backend.fake!;
+		const [chosen, other] = twoFeeds(fake, 'f');
+		const filtered = pinNewPosts('E2E catch-up (feed filter)', { includeTestDeliveries: false, feedIds: [String(chosen.feedId)] });
+		const filteredId = await ctx.n8n.importWorkflow(filtered);
+		await ctx.n8n.publish(filteredId);
+		const url = ctx.n8n.webhookUrl(webhookPath(filtered, TRIGGER));
+		const subscriptionId = (await subscriptionAt(ctx, url))!.id;
+		if (Date.now() > fake.control.clock.now().getTime()) fake.control.clock.set(new Date());
+		await ctx.n8n.stop();
+		const failed: number[] = [];
+		for (let n = 0; n < 10; n++) failed.push((await syncOne(fake, chosen, subscriptionId)).postId);
+		assert.equal((await subscriptionAt(ctx, url))?.status, 'disabled');
+		fake.control.clock.advance(2000);
+		const gap = fake.control.syncFeed(chosen.feedId, { newPosts: 20, sourceId: chosen.sourceId }).posts.map((post) => Number(post.id));
+		fake.control.clock.advance(22_000);
+		await fake.control.webhooks.settle();
+		const path = webhookPath(filtered, TRIGGER);
+		await ctx.n8n.start({ port: ctx.n8n.port, webhooks: [path, webhookPath(trigger, TRIGGER), webhookPath(plain, TRIGGER)], published: [filteredId, workflowId, plainId] });
+		const pinnedBefore = pins(fake).length;
+		const started = Date.now();
+		assert.equal(await ownerSend(ctx, 'PATCH', `/webhooks/${subscriptionId}`, { status: 'active' }), 200);
+		// The first delivery after it is another feed's: the trigger ignores it, and still looks back.
+		fake.control.clock.advance(2000);
+		const [ignored] = fake.control.syncFeed(other.feedId, { newPosts: 1, sourceId: other.sourceId }).posts;
+		await fake.control.webhooks.settle();
+		await assertGapOnce([...failed, ...gap], pinnedBefore, 'feed filter, another feed\'s delivery first', started);
+		assert.ok(!pins(fake).some((pin) => pin.postId === Number(ignored.id)), 'the other feed\'s post was acted on');
 	});
 });

@@ -165,6 +165,8 @@ export class Service {
 		this.webhooks.stop();
 		this.webhooks.testDelivery = this.options.webhooks?.testDelivery ?? 'afterAnswer';
 		this.webhooks.testSample = this.options.webhooks?.testSample ?? 'synthetic';
+		this.webhooks.logOrder = this.options.webhooks?.logOrder ?? 'newest';
+		this.webhooks.statusFilter = this.options.webhooks?.statusFilter ?? 'honoured';
 		this.webhooks.unreachable.clear();
 		this.clock.restart();
 		this.state = buildSeed(this);

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { start, type FakeService } from './server';
 import { SEEDED, SEEDED_WEBHOOK_SECRETS } from './seed';
-import { Client, DAY, expectError, useHarness } from './helpers';
+import { Client, DAY, expectError, startHarness, useHarness } from './helpers';
 import { SIGNATURE_HEADERS } from './shapes';
 
 interface Received {
@@ -358,6 +358,24 @@ describe('deliveries', () => {
 		expect(again.state).toBe('succeeded');
 		expect(rx.received.filter((r) => r.body.id === id)).toHaveLength(8);
 		expect(new Set(rx.received.map((r) => r.raw)).size).toBe(1);
+	});
+
+	test('the delivery log listed oldest first, its status filter ignored (start options; neither is documented)', async () => {
+		const other = await startHarness({ webhooks: { retryDelaysMs: [10, 20, 40, 80, 160], logOrder: 'oldest', statusFilter: 'ignored' } });
+		try {
+			const created = await other.api.post('/webhooks', { url: rx.url, subscribed_events: ['post.created'] });
+			const id = created.body.data.id;
+			rx.fallback = 500;
+			other.fake.control.syncFeed(2, { newPosts: 1 });
+			await other.fake.control.webhooks.settle();
+			rx.fallback = 200;
+			other.fake.control.syncFeed(2, { newPosts: 1 });
+			await other.fake.control.webhooks.settle();
+			const list = await other.api.get(`/webhooks/${id}/deliveries`, { query: { status: 'succeeded' } });
+			expect(list.body.data.map((d: { status: string }) => d.status)).toEqual(['failed', 'succeeded']);
+		} finally {
+			await other.fake.close();
+		}
 	});
 
 	test('forged delivery: a bad signature, a custom body, no signature', async () => {

@@ -27,6 +27,10 @@ export interface WebhookOptions {
 	 * newest real posts of a feed of the account (SERVICE-NOTES.md: "it may be real, recent posts of a feed").
 	 */
 	testSample?: TestSample;
+	/** How `GET /webhooks/{id}/deliveries` lists the log (not documented): `newest` first (default) or `oldest` first. */
+	logOrder?: 'newest' | 'oldest';
+	/** Whether the log's `status` filter works (`honoured`, the default) or is ignored, every entry answered (not documented). */
+	statusFilter?: 'honoured' | 'ignored';
 }
 
 export type TestDeliveryTiming = 'afterAnswer' | 'beforeAnswer';
@@ -155,6 +159,10 @@ export class WebhookEngine {
 
 	testSample: TestSample;
 
+	logOrder: 'newest' | 'oldest';
+
+	statusFilter: 'honoured' | 'ignored';
+
 	/** Subscription URLs whose receiver is away (n8n stopped, say): each attempt fails as a refused connection. */
 	readonly unreachable = new Set<string>();
 
@@ -177,6 +185,8 @@ export class WebhookEngine {
 		this.disableAfter = options.disableAfter ?? 10;
 		this.testDelivery = options.testDelivery ?? 'afterAnswer';
 		this.testSample = options.testSample ?? 'synthetic';
+		this.logOrder = options.logOrder ?? 'newest';
+		this.statusFilter = options.statusFilter ?? 'honoured';
 	}
 
 	headersFor(signature: string | null): Record<string, string> {
@@ -513,9 +523,9 @@ export function registerWebhooks(svc: Service): void {
 		const paging = parsePaging(ctx.query);
 		const status = first(ctx.query, 'status');
 		if (status && !DELIVERY_STATES.includes(status as Delivery['state'])) throw invalid({ status: [`must be one of ${DELIVERY_STATES.join(', ')}`] });
-		const list = [...ctx.state.deliveries.values()]
-			.filter((d) => d.webhookId === w.id && (!status || d.state === status))
-			.reverse();
+		const filtered = svc.webhooks.statusFilter === 'ignored' ? undefined : status;
+		const list = [...ctx.state.deliveries.values()].filter((d) => d.webhookId === w.id && (!filtered || d.state === filtered));
+		if (svc.webhooks.logOrder === 'newest') list.reverse();
 		return { status: 200, body: paginate(list, paging, deliveryJson) };
 	}, { onlyIn: 'live' });
 

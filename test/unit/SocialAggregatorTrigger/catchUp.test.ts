@@ -1,62 +1,13 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { catchUp, MAX_PAGES_READ, readGap } from '../../../nodes/SocialAggregatorTrigger/catchUp';
 import { FeedListStub, ORDERS } from '../support/feedListStub';
+import { CatchUpService } from '../support/catchUpService';
 import { hookContext, type WebhookApiStub } from '../support/triggerStub';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const at = (seconds: number) => T0 + seconds * 1000;
 const iso = (seconds: number) => new Date(at(seconds)).toISOString();
-
-/** A service with a delivery log (or none: `log` undefined answers 404) and two feeds' posts, newest first. */
-class CatchUpService {
-	requests: string[] = [];
-
-	/** Called before each answer of a feed's posts, with how many were answered before. */
-	beforeFeedPage?: (answered: number) => void;
-	private feedPages = 0;
-
-	constructor(
-		public log: IDataObject[] | undefined,
-		public posts: Record<string, IDataObject[] | (() => IDataObject[])>,
-	) {}
-
-	async handle(options: IHttpRequestOptions): Promise<{ statusCode: number; headers: IDataObject; body: unknown }> {
-		const url = new URL(String(options.url));
-		const path = url.pathname.replace(/^\/v1/, '');
-		const method = String(options.method ?? 'GET');
-		this.requests.push(`${method} ${path}`);
-		const qs = (options.qs ?? {}) as IDataObject;
-		const page = Number(qs.page ?? 1);
-		const perPage = Number(qs.per_page ?? 20);
-		const paged = (list: IDataObject[]) => ({
-			statusCode: 200,
-			headers: {},
-			body: { data: list.slice((page - 1) * perPage, page * perPage), meta: { page, per_page: perPage, total_count: list.length, total_pages: Math.max(1, Math.ceil(list.length / perPage)) } },
-		});
-		const redeliver = /^\/webhooks\/1\/deliveries\/([^/]+)\/redeliver$/.exec(path);
-		if (redeliver && method === 'POST' && this.log) {
-			const entry = this.log.find((e) => e.id === decodeURIComponent(redeliver[1]));
-			// Sent again: pending for the next read of the log, then succeeded.
-			if (entry) entry.status = 'pending';
-			return { statusCode: entry ? 202 : 404, headers: {}, body: entry ? { data: { delivery_id: entry.id } } : { error: { code: 'not_found', message: 'Not found' } } };
-		}
-		if (path === '/webhooks/1/deliveries') {
-			if (!this.log) return { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: 'Not found' } } };
-			const answer = paged([...this.log].reverse().filter((e) => qs.status === undefined || e.status === qs.status).map((e) => ({ ...e })));
-			for (const e of this.log) if (e.status === 'pending' && e.id !== 'kick') e.status = 'succeeded';
-			return answer;
-		}
-		if (path === '/feeds') return paged(Object.keys(this.posts).map((id) => ({ id: Number(id), name: `Feed ${id}` })));
-		const feed = /^\/feeds\/(\d+)\/posts$/.exec(path);
-		if (feed) {
-			this.beforeFeedPage?.(this.feedPages++);
-			const list = this.posts[feed[1]] ?? [];
-			return paged(typeof list === 'function' ? list() : list);
-		}
-		return { statusCode: 404, headers: {}, body: { error: { code: 'not_found', message: `no route ${path}` } } };
-	}
-}
 
 /** Posts `from`..`to` of a feed, one a second from second `from`, newest first as the service lists them. */
 function feedPosts(feed: number, from: number, to: number): IDataObject[] {
@@ -216,6 +167,53 @@ describe('catchUp against a service', () => {
 		expect(result.unread?.error).toBeInstanceOf(Error);
 	});
 
+	describe('a look back that meets an error after it found the gap keeps what it found: the next try finishes it', () => {
+		const gapIds = Array.from({ length: 10 }, (_, i) => 1021 + i);
+		/** The service with one failure injected: `when` answers an error (not retried), once. */
+		const failing = (when: (method: string, path: string, posted: number) => boolean, status: number) => {
+			const service = new CatchUpService(log(), { '1': feedPosts(1, 1, 30) });
+			const handle = service.handle.bind(service);
+			let posted = 0;
+			let failed = false;
+			service.handle = async (options) => {
+				const method = String(options.method ?? 'GET');
+				const path = new URL(String(options.url)).pathname.replace(/^\/v1/, '');
+				if (!failed && when(method, path, posted)) {
+					failed = true;
+					return { statusCode: status, headers: {}, body: { error: { code: 'server_error', message: 'Unavailable' } } };
+				}
+				if (method === 'POST') posted++;
+				return await handle(options);
+			};
+			return service;
+		};
+		const request = { subscriptionId: '1', kick, spanDays: 7, feedIds: ['1'] };
+
+		it('a redelivery answered 5xx (a POST is not retried): it and the rest are sent by the next try, which reads the gap', async () => {
+			const service = failing((method, path) => method === 'POST' && path.includes('/f2/'), 503);
+			const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+			const first = await catchUp(context as unknown as IExecuteFunctions, request);
+			expect(first).toMatchObject({ deliveries: [], redelivered: 1, unread: { spans: [{ after: at(20), before: at(300) }], redeliver: ['f2'] } });
+			expect(first.unread?.error).toBeInstanceOf(Error);
+			service.requests = [];
+			const rest = await readGap(context as unknown as IExecuteFunctions, request, first.unread!);
+			expect(service.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /webhooks/1/deliveries/f2/redeliver']);
+			expect(rest.redelivered).toBe(1);
+			expect(postIds(rest.deliveries)).toEqual(gapIds);
+			expect(rest.unread).toBeUndefined();
+		});
+
+		it('the log read after the last redelivery fails: the gap stays found, and the next try reads it', async () => {
+			const service = failing((method, path, posted) => method === 'GET' && path.endsWith('/deliveries') && posted === 2, 400);
+			const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+			const first = await catchUp(context as unknown as IExecuteFunctions, request);
+			expect(first).toMatchObject({ deliveries: [], redelivered: 2, unread: { spans: [{ after: at(20), before: at(300) }], redeliver: ['f2'] } });
+			const rest = await readGap(context as unknown as IExecuteFunctions, request, first.unread!);
+			expect(postIds(rest.deliveries)).toEqual(gapIds);
+			expect(rest.unread).toBeUndefined();
+		});
+	});
+
 	it('with Max Age: failed deliveries too old to be accepted are not sent again; the posts each carried are read from the feed, none a delivery that went through carried', async () => {
 		// f1 and f2 failed hours before now (Max Age 60 min); ok2 between them went through with posts 16..20.
 		const maxAgeLog = [
@@ -267,5 +265,35 @@ describe('catchUp against a service', () => {
 			const result = await catchUp(context as unknown as IExecuteFunctions, request);
 			expect(postIds(result.deliveries)).toEqual(added);
 		});
+	});
+});
+
+describe.each([
+	{ order: 'newest', statusFilter: 'honoured' },
+	{ order: 'newest', statusFilter: 'ignored' },
+	{ order: 'oldest', statusFilter: 'honoured' },
+	{ order: 'oldest', statusFilter: 'ignored' },
+] as const)('a delivery log listed $order first, its status filter $statusFilter (neither is documented)', (shape) => {
+	/** 250 deliveries that went through, one a second, then two that failed while n8n was away; the kick after. */
+	const busyLog = (): IDataObject[] => [
+		...Array.from({ length: 250 }, (_, n) => ({ id: `d${n}`, status: 'succeeded', created_at: iso(n) })),
+		{ id: 'f1', status: 'failed', created_at: iso(400) },
+		{ id: 'f2', status: 'failed', created_at: iso(410) },
+		{ id: 'kick', status: 'pending', created_at: iso(1000) },
+	];
+	const kick = { id: 'kick', at: at(1000) };
+	const logReads = (service: CatchUpService) => service.requests.filter((r) => r === 'GET /webhooks/1/deliveries').length;
+
+	it('a gap after 250 deliveries: both failures sent again, the gap\'s posts read, the log read in a bounded number of pages', async () => {
+		const posts = Array.from({ length: 30 }, (_, n) => ({ id: 1000 + n, created_at: iso(405 + n * 10) })).reverse();
+		const service = new CatchUpService(busyLog(), { '1': posts });
+		service.logShape = shape;
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: ['1'] });
+		expect(result.redelivered).toBe(2);
+		// Stored after the newest failure (second 410) and before the kick (second 1000).
+		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 59 }, (_, n) => 1001 + n).filter((id) => id < 1030));
+		// The whole log once (3 pages), then each redelivery polled from the page it was found on: a few pages each.
+		expect(logReads(service)).toBeLessThanOrEqual(3 + 2 * 2 * 3);
 	});
 });

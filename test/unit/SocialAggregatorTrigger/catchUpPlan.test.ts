@@ -35,17 +35,17 @@ describe('planCatchUp', () => {
 
 	it('a subscription that stopped on failures: every failed delivery sent again, the posts up to the kick read', () => {
 		const log = [entry('ok1', 0, 'done'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('kick', 999, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1', 'f2'], gap: { after: at(20), before: at(999) } });
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1', 'f2'], gap: { after: at(20), before: at(999) }, gapOf: 'f2' });
 	});
 
 	it('the kick not yet in the log: the gap closes at the kick\'s own time', () => {
 		const log = [entry('f1', 10, 'failed')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(1000) } });
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(1000) }, gapOf: 'f1' });
 	});
 
 	it('a delivery made since the re-enable, before the kick, closes the gap', () => {
 		const log = [entry('f1', 10, 'failed'), entry('new', 990, 'done'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(990) } });
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(990) }, gapOf: 'f1' });
 	});
 
 	it('a failure long before, followed by deliveries that went through: nothing (the subscription was delivering)', () => {
@@ -55,7 +55,7 @@ describe('planCatchUp', () => {
 
 	it('deliveries still pending between the last failure and the kick (a burst after the re-enable) do not hide the gap', () => {
 		const log = [entry('f1', 10, 'failed'), entry('p1', 999, 'pending'), entry('p2', 999, 'pending'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(999) } });
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(999) }, gapOf: 'f1' });
 	});
 
 	it('nothing failed (a Send Test on a healthy subscription): nothing to do', () => {
@@ -65,9 +65,9 @@ describe('planCatchUp', () => {
 	it('the span cuts a longer gap: failed deliveries before it stay, the posts are read from its start', () => {
 		const floor = at(15);
 		const log = [entry('f0', 5, 'failed'), entry('f1', 10, 'failed'), entry('f2', 20, 'failed'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(log, kick, floor)).toEqual({ redeliver: ['f2'], cutAt: floor, gap: { after: at(20), before: at(1000) } });
+		expect(planCatchUp(log, kick, floor)).toEqual({ redeliver: ['f2'], cutAt: floor, gap: { after: at(20), before: at(1000) }, gapOf: 'f2' });
 		const allBefore = [entry('f1', 10, 'failed'), entry('kick', 1000, 'pending')];
-		expect(planCatchUp(allBefore, kick, floor)).toEqual({ redeliver: [], cutAt: floor, gap: { after: floor, before: at(1000) } });
+		expect(planCatchUp(allBefore, kick, floor)).toEqual({ redeliver: [], cutAt: floor, gap: { after: floor, before: at(1000) }, gapOf: 'f1' });
 	});
 
 	it('pending deliveries (the service still retries them) are left to the service', () => {

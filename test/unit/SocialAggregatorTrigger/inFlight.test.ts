@@ -13,8 +13,6 @@ jest.doMock('n8n-workflow', () => n8nWorkflow);
 let finished: typeof InFlightModule.finished;
 let receivedHere: typeof MemoryModule.receivedHere;
 let takePlace: typeof InFlightModule.takePlace;
-let lookBackDue: typeof InFlightModule.lookBackDue;
-let lookBackAgain: typeof InFlightModule.lookBackAgain;
 
 describe('executions in flight per trigger', () => {
 	// A fresh process: the module loaded anew, with nothing counted.
@@ -91,25 +89,5 @@ describe('light and heavy deliveries, and refusals in a row', () => {
 		const answers: boolean[] = [];
 		for (let i = 0; i < 10; i++) answers.push(await takePlace('wf:z', `over${i}`, 100, hurried()));
 		expect(answers).toEqual([false, false, false, false, true, false, false, false, false, true]);
-	});
-});
-
-describe('lookBackDue', () => {
-	beforeEach(() => {
-		jest.isolateModules(() => {
-			({ lookBackDue, lookBackAgain } = require('../../../nodes/SocialAggregatorTrigger/inFlight') as typeof InFlightModule);
-		});
-	});
-
-	it('the first delivery of a trigger in this process, and the first after 5 quiet minutes; lookBackAgain hands it to the next', () => {
-		const t = Date.parse('2026-03-01T08:00:00Z');
-		expect(lookBackDue('look:1', t)).toBe(true);
-		expect(lookBackDue('look:2', t)).toBe(true);
-		expect(lookBackDue('look:1', t + 1_000)).toBe(false);
-		expect(lookBackDue('look:1', t + 299_000)).toBe(false);
-		expect(lookBackDue('look:1', t + 599_000)).toBe(true);
-		lookBackAgain('look:1');
-		expect(lookBackDue('look:1', t + 600_000)).toBe(true);
-		expect(lookBackDue('look:1', t + 601_000)).toBe(false);
 	});
 });

@@ -123,6 +123,16 @@ describe('exactly once over n8n processed data', () => {
 		expect(row.list).toEqual(['delivery:d1', 'delivery:d2', 'delivery:delivery:d1']);
 	});
 
+	it('records a caught-up post with one key, in the execution of any process, beside a delivery received elsewhere that takes three', async () => {
+		const row = new Row();
+		const caughtUp = Array.from({ length: 3000 }, (_, n) => `catch-up:7:${n}`);
+		const claimed = await claimDeliveries(row.store(), 'k', [...caughtUp, 'dlv_elsewhere'], () => 0);
+		expect(claimed.size).toBe(3001);
+		// 3,000 posts of a gap take 3,000 of the 10,000 keys, not 9,000: earlier deliveries' records stay in the list.
+		expect(row.list?.filter((key) => key.includes('catch-up:'))).toHaveLength(3000);
+		expect(row.list?.filter((key) => key.endsWith('dlv_elsewhere'))).toEqual(['delivery:dlv_elsewhere', 'round2:dlv_elsewhere', 'round3:dlv_elsewhere']);
+	});
+
 	it('passes the items of new deliveries with pairedItem, drops the others, and passes items without an id', async () => {
 		const row = new Row();
 		const store = row.store();

@@ -1,4 +1,4 @@
-import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 export const TRIGGER_NODE: INode = {
 	id: 'trigger-1',
@@ -139,4 +139,43 @@ export function parameterAt(parameters: IDataObject, name: string, fallback?: un
 		value = (value as IDataObject)[part];
 	}
 	return value;
+}
+
+export interface ExecuteStubOptions {
+	parameters?: IDataObject;
+	/** Parameters as evaluated (an expression's value); default as stored. */
+	evaluated?: IDataObject;
+	/** n8n's processed-data row of the node, shared across runs when given. */
+	row?: string[];
+	staticData?: IDataObject;
+	workflowId?: string;
+	api?: WebhookApiStub;
+}
+
+/** An IExecuteFunctions stand-in for the trigger's execute(): its items as input, n8n's processed-data row as a list. */
+export function executeContext(input: IDataObject[], opts: ExecuteStubOptions = {}) {
+	const row = opts.row ?? [];
+	const calls: string[][] = [];
+	const parameters: IDataObject = { events: ['post.created'], output: 'eachPost', options: {}, ...opts.parameters };
+	const evaluated: IDataObject = { ...parameters, ...opts.evaluated };
+	const base = hookContext({ api: opts.api ?? new WebhookApiStub(), parameters, staticData: opts.staticData, workflowId: opts.workflowId });
+	const customData: Record<string, string> = {};
+	const context = {
+		...base.context,
+		getMode: () => 'webhook',
+		getInputData: () => input.map((json) => ({ json })),
+		getNodeParameter: (name: string, _index: number, fallback: unknown, options?: { rawExpressions?: boolean }) =>
+			parameterAt(options?.rawExpressions ? parameters : evaluated, name, fallback),
+		customData: { set: (key: string, value: string) => (customData[key] = value) },
+		helpers: {
+			...base.context.helpers,
+			checkProcessedAndRecord: async (keys: string[]) => {
+				calls.push(keys);
+				const fresh = keys.filter((k) => !row.includes(k));
+				row.push(...fresh);
+				return { new: fresh, processed: keys.filter((k) => !fresh.includes(k)) };
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, calls, row, logs: base.logs, customData, staticData: base.staticData };
 }
