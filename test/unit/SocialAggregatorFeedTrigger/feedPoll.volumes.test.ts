@@ -55,6 +55,15 @@ function wall(api: FeedListStub, perHour: number, hours: number, lagMs = 60_000)
 
 const newPostCost = (emitted: number) => Math.ceil(emitted / 100) + 2;
 
+/** A trigger published on an event wall with 25 hours of 500 posts an hour there, after its first poll. */
+async function publishedOnWall(order: (typeof ORDERS)[number]) {
+	const api = new FeedListStub(order);
+	wall(api, 500, 25);
+	const trigger = triggerOn(api);
+	await trigger.poll();
+	return { api, trigger };
+}
+
 describe('pollFeeds at the volumes real feeds have', () => {
 	it.each(ORDERS)(
 		'a source that syncs once a day, 600 posts a day for 3 days, hourly polls (%s): each post once, none from before, quiet polls 2 requests',
@@ -86,10 +95,7 @@ describe('pollFeeds at the volumes real feeds have', () => {
 	it.each(ORDERS)(
 		'an event wall of 500 posts an hour, 25 hours of it there when published, then 2 hours polled every 10 minutes (%s): each new post once, each poll at most ceil(new/100) + 2 requests',
 		async (order) => {
-			const api = new FeedListStub(order);
-			wall(api, 500, 25);
-			const trigger = triggerOn(api);
-			await trigger.poll();
+			const { api, trigger } = await publishedOnWall(order);
 			expect(trigger.polls[0].requests).toBe(1);
 			const fresh: number[] = [];
 			for (let poll = 0; poll < 12; poll++) {
@@ -128,10 +134,7 @@ describe('pollFeeds at the volumes real feeds have', () => {
 	it.each(ORDERS)(
 		'posts stored while a poll reads (after its page 1, before its sweep page), at every poll of an event wall (%s): each once, each poll at most ceil(new/100) + 2 requests',
 		async (order) => {
-			const api = new FeedListStub(order);
-			wall(api, 500, 25);
-			const trigger = triggerOn(api);
-			await trigger.poll();
+			const { api, trigger } = await publishedOnWall(order);
 			const fresh: number[] = [];
 			for (let poll = 0; poll < 6; poll++) {
 				const pageOne = api.asked.length;
