@@ -10,7 +10,7 @@
 # Files named *.long.e2e.ts (the 5,000-delivery burst) run only when named: `npm run test:burst`.
 #
 # Useful variables: N8N_CACHE_DIR (cache folder), E2E_KEEP=1 (keep n8n user folders),
-# E2E_TEST_TIMEOUT_MS (per test, default 600000), E2E_LANES (files at once, default 3),
+# E2E_TEST_TIMEOUT_MS (per test, default 600000), E2E_LANES (files at once, default 4),
 # E2E_PACKAGE_TARBALL (a tarball already packed: scripts/test.sh packs once for every step).
 # Screenshots, timings, each file's log (logs/) and its seconds (files.tsv) land in test-output/e2e/.
 set -euo pipefail
@@ -64,8 +64,9 @@ if [[ $# -eq 0 && "${E2E_N8N_V1:-1}" != "0" ]]; then
 	lane_args+=(--env "v1=$work_dir/v1.env")
 	jobs+=(v1:test/e2e/operations.e2e.ts v1:test/e2e/trigger.e2e.ts)
 fi
-log "running ${#jobs[@]} file(s) in ${E2E_LANES:-3} lane(s): ${jobs[*]}"
+lanes="${E2E_LANES:-4}"
+log "running ${#jobs[@]} file(s) in $lanes lane(s): ${jobs[*]}"
 status=0
-node scripts/e2e-lanes.mjs --lanes "${E2E_LANES:-3}" "${lane_args[@]}" "${jobs[@]}" || status=$?
+node scripts/e2e-lanes.mjs --lanes "$lanes" "${lane_args[@]}" "${jobs[@]}" || status=$?
 log "e2e finished with status $status; screenshots, timings and logs in $repo_root/test-output/e2e"
 exit "$status"
