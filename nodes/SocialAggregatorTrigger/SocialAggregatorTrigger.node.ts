@@ -1,5 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	INodeExecutionData,
@@ -32,7 +33,7 @@ import {
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
 import { finished, RETRY_AFTER_SECONDS, takePlace } from './inFlight';
 import { caughtUpBefore, claimGapPosts, gapClaimsWindow, lookBackAgain, lookBackDue, lookingBack } from './lookBacks';
-import { carry, owedDue, owedGap, owedLookBack, putOff, settle, type OwedLookBack } from './owed';
+import { carry, nodeState, owedDue, owedGap, owedLookBack, putOff, seenState, settle, type NodeState, type OwedLookBack } from './owed';
 import { checkExists, create, deliverySecrets, liveSubscription, remove, triggerKey } from './lifecycle';
 import { claimOnce, databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
@@ -221,7 +222,8 @@ export class SocialAggregatorTrigger implements INodeType {
 			lookBackDue: () => lookBackDue(key),
 		});
 		const response = this.getResponseObject();
-		const items = emittedItems(answer);
+		// The static data this process read, for an execution that may look back (in queue mode it runs without it).
+		const items = emittedItems(answer, answer.catchUp || owedLookBack(this) ? seenState(this) : undefined);
 		if (items?.length && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
 			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`, request.rawBody?.length ?? 0))) {
@@ -255,7 +257,7 @@ export class SocialAggregatorTrigger implements INodeType {
 	 * then drops deliveries n8n's database says were acted on.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { items: input, signal, signalAt } = takeCatchUpSignal(this.getInputData());
+		const { items: input, signal, signalAt, seen } = takeCatchUpSignal(this.getInputData());
 		const manual = this.getMode() === 'manual';
 		const key = triggerKey(this);
 		const items = deferredSettings(this) ? applyEvaluatedSettings(this, input, manual) : input;
@@ -263,12 +265,13 @@ export class SocialAggregatorTrigger implements INodeType {
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
 		if (signal) ids.push(signal.id);
 		try {
-			const owed = owedLookBack(this);
-			const run = lookBackToRun(this, { signal, owed, input });
+			const state = nodeState(this, seen);
+			const owed = owedLookBack(state);
+			const run = lookBackToRun(this, { state, signal, owed, input });
 			if (run) lookingBack(key, kickTime(run.kick));
 			// The gap's posts are older than the delivery's own: they come first.
 			const delivered = withoutCaughtUpHere(key, items, owed !== undefined);
-			const caughtUp = run ? await lookBackItems(this, key, run, Math.max(signalAt, 0), input) : [];
+			const caughtUp = run ? await lookBackItems(this, key, { ...run, state }, Math.max(signalAt, 0), input) : [];
 			// A delivery this process received is checked here alone: no other process can be checking it.
 			const { items: kept, duplicates } = await firstTimeItems([...caughtUp, ...delivered], databaseStore(this), key, {
 				receivedHere: (id) => receivedHere(key, id),
@@ -323,6 +326,9 @@ interface LookBackRun {
 	owed?: OwedLookBack;
 }
 
+/** A look back and where its execution keeps what is owed (owed.ts, `nodeState`). */
+type LookBackAt = LookBackRun & { state: NodeState };
+
 /**
  * The look back this execution runs, decided from n8n's database wherever the delivery landed: the one owed once its
  * wait is over (or a test delivery asks), else a fresh one the delivery asks for (the first after a quiet spell in the
@@ -331,12 +337,12 @@ interface LookBackRun {
  */
 function lookBackToRun(
 	ctx: IExecuteFunctions,
-	{ signal, owed, input }: { signal?: CatchUpSignal; owed?: OwedLookBack; input: INodeExecutionData[] },
+	{ state, signal, owed, input }: { state: NodeState; signal?: CatchUpSignal; owed?: OwedLookBack; input: INodeExecutionData[] },
 	now = Date.now(),
 ): LookBackRun | undefined {
 	if (!owed) return signal ? { kick: signal } : undefined;
 	if (owedDue(owed, now, signal?.test === true)) return { kick: owed.kick, owed };
-	carry(ctx, owed, deliveredPosts(input.map((item) => item.json), kickTime(owed.kick) + 1_000));
+	carry(state, owed, deliveredPosts(input.map((item) => item.json), kickTime(owed.kick) + 1_000));
 	const waiting = `put off until ${new Date(owed.retryAt).toISOString()} after ${owed.tries} failed tries: ${owed.reason}`;
 	ctx.customData?.set('catchUp', waiting.slice(0, 255));
 	return undefined;
@@ -352,7 +358,7 @@ function lookBackToRun(
 async function lookBackItems(
 	ctx: IExecuteFunctions,
 	key: string,
-	{ kick, owed }: LookBackRun,
+	{ kick, owed, state }: LookBackAt,
 	signalAt: number,
 	input: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
@@ -363,7 +369,7 @@ async function lookBackItems(
 		const reason = error === undefined
 			? `feeds ${(unread?.feeds ?? []).map((pending) => String(pending.feed.id)).join(', ')} have more than ${MAX_PAGES_READ} pages of the gap; the next delivery reads on`
 			: error instanceof Error ? error.message : String(error);
-		const next = putOff(ctx, { kick, delivered, gap: unread, tries: owed?.tries ?? 0, failed: error !== undefined, reason });
+		const next = putOff(state, { kick, delivered, gap: unread, tries: owed?.tries ?? 0, failed: error !== undefined, reason });
 		const when = error === undefined ? 'to the next delivery' : `to the first delivery after ${new Date(next.retryAt).toISOString()} (try ${next.tries + 1})`;
 		const what = error === undefined ? 'the rest of the look back' : 'the look back';
 		ctx.logger.warn(`Social Aggregator Trigger: ${what} for missed deliveries (from delivery ${kick.id}) is put off ${when}: ${reason}`);
@@ -371,9 +377,9 @@ async function lookBackItems(
 	};
 	try {
 		const claimGap = async (gap: string) => await claimOnce(store, key, `gap:${gap}`);
-		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: owedGap(owed), claimGap });
+		const { items, unread } = await caughtUpItems(ctx, { kick, signalAt, delivered, gap: owedGap(owed), claimGap, nodeData: state.read() });
 		if (unread) putOffAgain(unread, unread.error);
-		else settle(ctx);
+		else settle(state);
 		// Not the posts a delivery here carried meanwhile (one made since the re-enable, received after this one).
 		const kept = claimGapPosts(key, items.map((item) => String(item.json.event_id ?? item.json.id)));
 		return items.filter((item) => kept.has(String(item.json.event_id ?? item.json.id)));
@@ -390,9 +396,9 @@ async function lookBackItems(
  */
 async function caughtUpItems(
 	ctx: IExecuteFunctions,
-	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: UnreadGap; claimGap: CatchUpRequest['claimGap'] },
+	lookBack: { kick: CatchUpSignal; signalAt: number; delivered: Set<string>; gap?: UnreadGap; claimGap: CatchUpRequest['claimGap']; nodeData: IDataObject },
 ): Promise<{ items: INodeExecutionData[]; unread?: CatchUpResult['unread'] }> {
-	const subscription = liveSubscription(ctx);
+	const subscription = liveSubscription(lookBack.nodeData);
 	if (!subscription) return { items: [] };
 	const subscriptionId = subscription.id;
 	const settings = storedSettings((name, fallback) => ctx.getNodeParameter(name, 0, fallback, RAW)) ?? evaluatedSettings(ctx, 0);

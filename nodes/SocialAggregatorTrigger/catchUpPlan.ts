@@ -14,6 +14,8 @@ export interface LogEntry {
 	id: string;
 	at: number;
 	state: 'failed' | 'pending' | 'done';
+	/** Pending, and its attempts so far failed: being retried, or cut off by the disabling and never tried again. */
+	tried?: true;
 }
 
 /** Posts created strictly between these times (ms). */
@@ -46,6 +48,14 @@ function entryState(entry: IDataObject): LogEntry['state'] | undefined {
 	return code >= 200 && code < 300 ? 'done' : 'failed';
 }
 
+/** Whether an entry was attempted and its last answer was no 2xx (none, or an error): `attempts` a count or a list. */
+function attemptsFailed(entry: IDataObject): boolean {
+	const attempts = Array.isArray(entry.attempts) ? entry.attempts.length : Number(entry.attempts);
+	const code = entry.response_status ?? entry.response_code ?? entry.status_code;
+	if (code !== undefined && code !== null) return Number(code) < 200 || Number(code) >= 300;
+	return Number.isFinite(attempts) && attempts > 0;
+}
+
 /** The log's entries that carry an id, a time and a state, oldest first. */
 export function readLog(records: IDataObject[]): LogEntry[] {
 	const entries: LogEntry[] = [];
@@ -53,9 +63,20 @@ export function readLog(records: IDataObject[]): LogEntry[] {
 		const at = typeof record.created_at === 'string' ? Date.parse(record.created_at) : NaN;
 		const state = entryState(record);
 		if (record.id === undefined || record.id === null || Number.isNaN(at) || !state) continue;
-		entries.push({ id: String(record.id), at, state });
+		entries.push({ id: String(record.id), at, state, ...(state === 'pending' && attemptsFailed(record) ? { tried: true as const } : {}) });
 	}
 	return entries.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Whether an entry before the kick (at `kickAt`) shows the subscription failing: failed, or still pending after
+ * failed attempts and made before the re-enable (more than REENABLED_WITHIN_MS before the kick). The service disables
+ * a subscription after 10 failed attempts in a row, which can cut a delivery off mid-retry: left pending, it is never
+ * tried again, and the posts stored after it were never delivered. One made since the re-enable is the service's to
+ * retry.
+ */
+function failing(entry: LogEntry, kickAt: number): boolean {
+	return entry.state === 'failed' || (entry.tried === true && kickAt - entry.at > REENABLED_WITHIN_MS);
 }
 
 /**
@@ -69,7 +90,7 @@ export function readLog(records: IDataObject[]): LogEntry[] {
 export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number }, floor: number): CatchUpPlan {
 	const kickAt = entries.find((entry) => entry.id === kick.id)?.at ?? kick.at;
 	const before = entries.filter((entry) => entry.id !== kick.id && entry.at <= kickAt);
-	const lastFailed = before.filter((entry) => entry.state === 'failed').pop();
+	const lastFailed = before.filter((entry) => failing(entry, kickAt)).pop();
 	if (!lastFailed) return { redeliver: [] };
 	const next = entries.find((entry) => entry.at > lastFailed.at && entry.id !== lastFailed.id);
 	const reEnabled = !next || next.id === kick.id || kickAt - next.at <= REENABLED_WITHIN_MS;
@@ -77,7 +98,7 @@ export function planCatchUp(entries: LogEntry[], kick: { id: string; at: number 
 	// failure left behind is not sent again at each look back (one this trigger refused would fail every time).
 	if (!reEnabled && next.state === 'done') return { redeliver: [] };
 	const inSpan = before.filter((entry) => entry.at >= floor);
-	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => entry.state === 'failed').map((entry) => entry.id), gapOf: lastFailed.id };
+	const plan: CatchUpPlan = { redeliver: inSpan.filter((entry) => failing(entry, kickAt)).map((entry) => entry.id), gapOf: lastFailed.id };
 	if (before.length > inSpan.length) plan.cutAt = floor;
 	const closedAt = next?.at ?? kickAt;
 	if (!reEnabled || closedAt < floor) return plan;
@@ -132,7 +153,7 @@ export function spansToRead(plan: CatchUpPlan): Span[] {
 export function deliveringBefore(newest: LogEntry[], kick: { id: string; at: number }): boolean {
 	const kickAt = newest.find((entry) => entry.id === kick.id)?.at ?? kick.at;
 	const before = newest.filter((entry) => entry.id !== kick.id && entry.at <= kickAt);
-	return !before.some((entry) => entry.state === 'failed') && before.some((entry) => entry.state === 'done' && kickAt - entry.at > REENABLED_WITHIN_MS);
+	return !before.some((entry) => failing(entry, kickAt)) && before.some((entry) => entry.state === 'done' && kickAt - entry.at > REENABLED_WITHIN_MS);
 }
 
 /**

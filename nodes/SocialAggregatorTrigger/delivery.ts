@@ -82,16 +82,41 @@ export interface CatchUpSignal extends IDataObject {
  */
 const CATCH_UP_SIGNAL = 'socialAggregatorCatchUp';
 
-/** What webhook() emits for an answer: the delivery's items, then the catch-up signal's when it looks back. */
-export function emittedItems(answer: DeliveryAnswer): IDataObject[] | undefined {
-	return answer.catchUp ? [...(answer.items ?? []), { [CATCH_UP_SIGNAL]: answer.catchUp }] : answer.items;
+/**
+ * The field, in the same item, of the static data the webhook process read for the trigger (owed.ts, `seenState`):
+ * n8n 2.x queues an execution without the workflow's static data, so a worker would know neither the subscription
+ * nor the look back owed.
+ */
+const SEEN_STATE = 'socialAggregatorState';
+
+/** The trigger's static data as webhook() read it from n8n's database: its node's, and the workflow's global. */
+export interface SeenState extends IDataObject {
+	node: IDataObject;
+	global?: IDataObject;
 }
 
-/** What execute() received, the catch-up signal taken out: the deliveries' items, the signal and its item's index (or -1). */
-export function takeCatchUpSignal(received: INodeExecutionData[]): { items: INodeExecutionData[]; signal?: CatchUpSignal; signalAt: number } {
-	const signalAt = received.findIndex((item) => CATCH_UP_SIGNAL in item.json);
-	const items = received.filter((item) => !(CATCH_UP_SIGNAL in item.json));
-	return { items, signal: signalAt >= 0 ? (received[signalAt].json[CATCH_UP_SIGNAL] as CatchUpSignal) : undefined, signalAt };
+const hidden = (json: IDataObject) => CATCH_UP_SIGNAL in json || SEEN_STATE in json;
+
+/**
+ * What webhook() emits for an answer: the delivery's items, then, when it looks back or hands its execution the static
+ * data it read (`seen`: only for a delivery that starts one), an item of their own.
+ */
+export function emittedItems(answer: DeliveryAnswer, seen?: SeenState): IDataObject[] | undefined {
+	const handed = seen && (answer.catchUp || answer.items?.length) ? seen : undefined;
+	if (!answer.catchUp && !handed) return answer.items;
+	return [...(answer.items ?? []), { ...(answer.catchUp ? { [CATCH_UP_SIGNAL]: answer.catchUp } : {}), ...(handed ? { [SEEN_STATE]: handed } : {}) }];
+}
+
+/**
+ * What execute() received, the hidden item taken out: the deliveries' items, the catch-up signal and its item's index
+ * (or -1), and the static data webhook() read.
+ */
+export function takeCatchUpSignal(received: INodeExecutionData[]): { items: INodeExecutionData[]; signal?: CatchUpSignal; signalAt: number; seen?: SeenState } {
+	const at = received.findIndex((item) => hidden(item.json));
+	const items = received.filter((item) => !hidden(item.json));
+	const json = at >= 0 ? received[at].json : {};
+	const signal = json[CATCH_UP_SIGNAL] as CatchUpSignal | undefined;
+	return { items, signal, signalAt: signal ? at : -1, seen: json[SEEN_STATE] as SeenState | undefined };
 }
 
 /** The catch-up span in days (the option "Catch-Up Span (Days)"); 0 turns catch-up off. */

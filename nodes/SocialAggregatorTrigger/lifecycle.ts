@@ -189,8 +189,8 @@ async function reEnable(ctx: IHookFunctions, id: string, status: string): Promis
 }
 
 /** The live subscription's id and, when this trigger made it, when; for the catch-up that runs in an execution. */
-export function liveSubscription(ctx: IExecuteFunctions): { id: string; createdAt?: number } | undefined {
-	const subscriptions = ctx.getWorkflowStaticData('node').subscriptions;
+export function liveSubscription(nodeData: IDataObject): { id: string; createdAt?: number } | undefined {
+	const subscriptions = nodeData.subscriptions;
 	const live = isObject(subscriptions) ? (subscriptions as Stored).live : undefined;
 	if (!live?.id) return undefined;
 	return typeof live.createdAt === 'number' ? { id: String(live.id), createdAt: live.createdAt } : { id: String(live.id) };

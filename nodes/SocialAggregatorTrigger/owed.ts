@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { UnreadGap } from './catchUp';
+import type { SeenState } from './delivery';
 import { isObject } from '../shared/utils';
 
 // What the trigger owes, kept where every n8n process of the workflow reads it and a restart does not wipe it: the
@@ -40,9 +41,62 @@ export interface OwedLookBack extends IDataObject {
 
 const KEY = 'owedLookBack';
 
+type StaticData = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
+
+/** The node's static data an execution reads what is owed from, and writes it to (`nodeState`). */
+export interface NodeState {
+	read(): IDataObject;
+	write(): IDataObject;
+}
+
+const stateOf = (where: NodeState | StaticData): NodeState =>
+	'read' in where ? where : { read: () => where.getWorkflowStaticData('node'), write: () => where.getWorkflowStaticData('node') };
+
+/** A copy of static data without n8n's change mark. */
+function plain(data: IDataObject): IDataObject {
+	return Object.fromEntries(Object.entries(JSON.parse(JSON.stringify(data)) as IDataObject).filter(([key]) => !key.startsWith('__')));
+}
+
+/**
+ * The trigger's static data as webhook() reads it (in queue mode a webhook process reads the workflow from n8n's
+ * database for each request), handed to the execution when it may need it: a look back due or owed.
+ */
+export function seenState(ctx: StaticData): SeenState {
+	const global = plain(ctx.getWorkflowStaticData('global'));
+	return { node: plain(ctx.getWorkflowStaticData('node')), ...(Object.keys(global).length > 0 ? { global } : {}) };
+}
+
+/** Writes `from`'s keys that `into` lacks. */
+function restore(into: IDataObject, from: IDataObject): void {
+	for (const [key, value] of Object.entries(from)) if (into[key] === undefined) into[key] = value;
+}
+
+/**
+ * The node's static data for an execution. Where n8n gave it none while the webhook process read some (`seen`: a
+ * worker on n8n 2.x, which gets a queued execution without the workflow's static data and saves what the execution
+ * holds at its end, whole), it reads `seen`; its first change writes `seen` (and the global static data) back first,
+ * so that the save keeps the subscription, its secret among it. Nothing is written while nothing changes.
+ */
+export function nodeState(ctx: StaticData, seen?: SeenState): NodeState {
+	const own = ctx.getWorkflowStaticData('node');
+	if (!seen || own.subscriptions !== undefined || seen.node.subscriptions === undefined) return stateOf(ctx);
+	let restored = false;
+	return {
+		read: () => (restored ? own : seen.node),
+		write: () => {
+			if (!restored) {
+				restore(own, seen.node);
+				if (seen.global) restore(ctx.getWorkflowStaticData('global'), seen.global);
+				restored = true;
+			}
+			return own;
+		},
+	};
+}
+
 /** The look back the trigger owes, as the execution's static data holds it. */
-export function owedLookBack(ctx: Pick<IExecuteFunctions, 'getWorkflowStaticData'>): OwedLookBack | undefined {
-	const owed = ctx.getWorkflowStaticData('node')[KEY];
+export function owedLookBack(where: NodeState | StaticData): OwedLookBack | undefined {
+	const owed = stateOf(where).read()[KEY];
 	return isObject(owed) && isObject(owed.kick) && typeof owed.kick.id === 'string' ? (owed as OwedLookBack) : undefined;
 }
 
@@ -72,7 +126,7 @@ function capped(posts: Iterable<string>): string[] {
  * not: the next delivery reads on at once).
  */
 export function putOff(
-	ctx: Pick<IExecuteFunctions, 'getWorkflowStaticData'>,
+	where: NodeState | StaticData,
 	lookBack: { kick: OwedLookBack['kick']; delivered: Iterable<string>; gap?: UnreadGap; tries: number; failed: boolean; reason: string },
 	now = Date.now(),
 ): OwedLookBack {
@@ -91,20 +145,20 @@ export function putOff(
 		retryAt: lookBack.failed ? now + retryWait(tries) : now,
 		reason: lookBack.reason.slice(0, 500),
 	};
-	ctx.getWorkflowStaticData('node')[KEY] = owed;
+	stateOf(where).write()[KEY] = owed;
 	return owed;
 }
 
 /** Adds posts a delivery carried (stored before the kick) to what the owed look back leaves out; writes only when new. */
-export function carry(ctx: Pick<IExecuteFunctions, 'getWorkflowStaticData'>, owed: OwedLookBack, posts: Iterable<string>): void {
+export function carry(where: NodeState | StaticData, owed: OwedLookBack, posts: Iterable<string>): void {
 	const known = new Set(owed.delivered);
 	const added = [...posts].filter((post) => !known.has(post));
 	if (added.length === 0) return;
-	ctx.getWorkflowStaticData('node')[KEY] = { ...owed, delivered: capped([...owed.delivered, ...added]) };
+	stateOf(where).write()[KEY] = { ...owed, delivered: capped([...owed.delivered, ...added]) };
 }
 
 /** The look back owed is done: nothing owed any more (a write only when something was). */
-export function settle(ctx: Pick<IExecuteFunctions, 'getWorkflowStaticData'>): void {
-	const data = ctx.getWorkflowStaticData('node');
-	if (data[KEY] !== undefined) delete data[KEY];
+export function settle(where: NodeState | StaticData): void {
+	const state = stateOf(where);
+	if (state.read()[KEY] !== undefined) delete state.write()[KEY];
 }

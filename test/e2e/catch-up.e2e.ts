@@ -24,7 +24,7 @@ import { describe, it } from 'node:test';
 
 import { e2eSuite, pinNewPosts, recordTiming, REPO_ROOT, sleep, waitFor, webhookPath, type E2eContext } from './lib';
 import { node, workflow } from './lib/workflow';
-import { ownerGet, subscriptionAt } from './lib/subscriptions';
+import { failingFeedPages, ownerGet, ownerSend, subscriptionAt, syncOne, type Made } from './lib/subscriptions';
 
 type Fake = NonNullable<E2eContext['backend']['fake']>;
 
@@ -39,14 +39,6 @@ const SAMPLE_POST_ID = 0;
  * so that 10 deliveries that fail are what disables the subscription.
  */
 const BACKEND = { clock: { start: new Date().toISOString(), mode: 'running' }, webhooks: { retryDelaysMs: [], timeoutMs: 5000, disableAfter: 10 } };
-
-interface Made {
-	feedId: number;
-	postId: number;
-	/** Whether the service made a delivery of it (to this trigger's subscription). */
-	delivered: boolean;
-	deliveryId?: string;
-}
 
 /** The service's delivery log of a subscription (GET /webhooks/{id}/deliveries), newest first. */
 async function deliveryLog(ctx: E2eContext, id: number) {
@@ -74,15 +66,6 @@ function twoFeeds(fake: Fake, tag: string): Array<{ feedId: number; sourceId: nu
 		});
 		return { feedId, sourceId: sourceIds[0] };
 	});
-}
-
-/** One post in one feed, two seconds after the last: its delivery (if any) was attempted once when this returns. */
-async function syncOne(fake: Fake, feed: { feedId: number; sourceId: number }, subscriptionId: number): Promise<Made> {
-	fake.control.clock.advance(2000);
-	const sync = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId });
-	await fake.control.webhooks.settle();
-	const ours = fake.control.webhooks.deliveries({ webhookId: subscriptionId }).filter((d) => sync.deliveries.includes(d.id));
-	return { feedId: feed.feedId, postId: Number(sync.posts[0].id), delivered: ours.length > 0, deliveryId: ours[0]?.id };
 }
 
 /**
@@ -316,17 +299,6 @@ describe('Catch-up after n8n was away: the example "Re-enable disabled webhook s
 	});
 });
 
-/** A request to the service as the account's owner. */
-async function ownerSend(ctx: E2eContext, method: 'PATCH' | 'POST', apiPath: string, body?: unknown): Promise<number> {
-	const response = await fetch(`${ctx.backend.url}${apiPath}`, {
-		method,
-		headers: { Authorization: `Bearer ${ctx.backend.fake!.control.keys.owner}`, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	await response.arrayBuffer();
-	return response.status;
-}
-
 describe('Catch-up of a feed with a pinned post and posts stored late, however the subscription comes back', () => {
 	// A workflow that pins every post turns test deliveries off: a test delivery still looks back.
 	const trigger = pinNewPosts('E2E catch-up (any order)', { includeTestDeliveries: false });
@@ -427,12 +399,12 @@ describe('Catch-up of a feed with a pinned post and posts stored late, however t
 		 * its own post, its look back put off; then `meanwhile` (a restart, say); the service recovers; one more post.
 		 */
 		const failingLookBack = async (meanwhile: () => Promise<void>) => {
-			const failing = fake.control.faults.add({ path: '/feeds/:id/posts', kind: 'error', status: 503, count: 'always' });
+			const failing = failingFeedPages(fake);
 			const first = await activeAtService();
 			await waitFor('the first delivery\'s post acted on', () => (pins(fake).some((pin) => pin.postId === first) ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
-			await waitFor('the look back given up', () => (fake.control.faults.list().find((fault) => fault.id === failing)!.hits >= 6 ? true : undefined), { timeoutMs: 90_000, intervalMs: 500 });
+			await failing.givenUp();
 			await meanwhile();
-			fake.control.faults.remove(failing);
+			failing.remove();
 			fake.control.clock.advance(2000);
 			const [next] = fake.control.syncFeed(feed.feedId, { newPosts: 1, sourceId: feed.sourceId }).posts;
 			await fake.control.webhooks.settle();

@@ -12,7 +12,15 @@
  * - the action node's Return All of a 2,000-post feed runs in a worker with every post once;
  * - the Feed Trigger polls from main (its memory is n8n's poll state, saved by main): activation starts
  *   nothing, 250 posts added between two polls run once in a worker, oldest first, and posts added while
- *   main is stopped come once after it starts again, nothing repeated.
+ *   main is stopped come once after it starts again, nothing repeated;
+ * - an outage of webhook process A (the subscription's address) until the service disables the subscription, posts
+ *   stored meanwhile, the subscription set active at the service: the first delivery's look back (in a worker) meets
+ *   feed pages answering 503 past the retries and is put off (owed in the workflow's static data); the service
+ *   recovers; the next delivery, at webhook process B: every post of the gap and both deliveries' pinned once, each
+ *   failed delivery sent again once;
+ * - A and B both away until the subscription is disabled, then a re-enable at the service and deliveries to A and to
+ *   B within a minute, each the first its process receives (both look back): every post pinned once, each failed
+ *   delivery sent again once.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +28,7 @@ import { after, before, describe, it } from 'node:test';
 import { SEEDED } from '../fake-service';
 import { node, pinNewPosts, postSigned, recordTiming, sleep, startBackend, waitFor, webhookPath, workflow, type Backend } from './lib';
 import { QueueCluster } from './lib/queue';
+import { failingFeedPages, ownerSend, subscriptionAt, syncOne, type Made } from './lib/subscriptions';
 
 const FEED = SEEDED.feeds.brandMentions;
 
@@ -305,4 +314,130 @@ describe('Social Aggregator Trigger in n8n queue mode (main, 2 workers, 2 webhoo
 		assert.ok(quiet >= 1 && quiet <= 2, `a quiet poll cost ${quiet} requests`);
 		assert.equal((await cluster.n8n.executions(feedTriggerId)).length, 2, 'a poll after the restart emitted posts again');
 	});
+
+	// The catch-up in queue mode: whether a delivery looks back is decided in the webhook process that receives it (its
+	// first since it started, here), what a look back owes is in the workflow's static data, written by the worker.
+	const feed = { feedId: FEED, sourceId: SEEDED.sources.twitterAcme };
+	const hookUrl = (index: number) => cluster.webhookUrl(triggerPath, index);
+	const unfinished = async () =>
+		Number(await cluster.psql('n8n', `SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}' AND status IN ('new', 'running')`));
+	/** Until every execution of the trigger's workflow has ended (a copy acted on twice would have by then). */
+	const allFinished = async () =>
+		await waitFor('every execution of the trigger workflow to end', async () => ((await unfinished()) === 0 ? true : undefined), { timeoutMs: 90_000, intervalMs: 250 });
+	const staticData = async () => await cluster.psql('n8n', `SELECT "staticData" FROM workflow_entity WHERE id = '${workflowId}'`);
+	/** The service's deliveries of the subscription go to webhook process `index` (a load balancer's choice). */
+	const routeTo = async (subscriptionId: number, index: number) =>
+		assert.equal(await ownerSend({ backend }, 'PATCH', `/webhooks/${subscriptionId}`, { url: hookUrl(index) }), 200);
+	/** One new post whose delivery the service sends to webhook process B; A again after it. */
+	async function syncAtB(subscriptionId: number): Promise<Made> {
+		await routeTo(subscriptionId, 2);
+		try {
+			return await syncOne(backend.fake!, feed, subscriptionId);
+		} finally {
+			await routeTo(subscriptionId, 1);
+		}
+	}
+	/** Which worker ran the execution of delivery `id` (its log line), if one said so. */
+	const workerOf = async (id: string) => {
+		const executionId = await cluster.psql('n8n', `SELECT "executionId" FROM execution_data WHERE data LIKE '%${id}%' ORDER BY "executionId" LIMIT 1`);
+		return ['worker-1', 'worker-2'].find((name) => new RegExp(`Worker started execution ${executionId} `).test(cluster.output(name)));
+	};
+	/** The trigger's lines in the workers' and webhook processes' logs, for a failure's message. */
+	const triggerLog = () =>
+		['worker-1', 'worker-2', 'webhook-1', 'webhook-2']
+			.flatMap((name) => cluster.output(name).split('\n').filter((line) => /Social Aggregator/.test(line)).slice(-20).map((line) => `${name}: ${line.slice(0, 400)}`))
+			.join('\n');
+	/** Runs a case; on a failure, says what the trigger logged. */
+	const withTriggerLog = async (run: () => Promise<void>) => {
+		try {
+			await run();
+		} catch (error) {
+			process.stderr.write(`[e2e] the trigger's log lines:\n${triggerLog()}\n`);
+			throw error;
+		}
+	};
+	const redeliveries = (subscriptionId: number, id: string) =>
+		backend.fake!.control.requests.list({ method: 'POST' }).filter((request) => request.path === `/webhooks/${subscriptionId}/deliveries/${id}/redeliver`).length;
+
+	/**
+	 * An outage of the webhook processes `down`: stopped while posts come one at a time until the service disables the
+	 * subscription (six attempts a delivery: two deliveries), then `whileDisabled` posts in one sync, which the disabled
+	 * subscription delivers to no one; the processes started again. The failed deliveries and the posts of the gap.
+	 */
+	async function outage(subscriptionId: number, down: number[], whileDisabled: number): Promise<{ failed: Made[]; gap: number[] }> {
+		const fake = backend.fake!;
+		await Promise.all(down.map(async (index) => await cluster.stopProcess('webhook', index)));
+		const failed: Made[] = [];
+		while ((await subscriptionAt({ backend }, hookUrl(1)))?.status !== 'disabled') {
+			assert.ok(failed.length < 10, 'ten deliveries failed and the subscription is not disabled');
+			failed.push(await syncOne(fake, feed, subscriptionId));
+		}
+		// Posts of one sync are dated a second apart up to its newest: all after the last failed delivery.
+		fake.control.clock.advance(whileDisabled * 1000 + 2000);
+		const sync = fake.control.syncFeed(FEED, { newPosts: whileDisabled, sourceId: feed.sourceId });
+		await fake.control.webhooks.settle();
+		assert.equal(fake.control.webhooks.deliveries({ webhookId: subscriptionId }).filter((d) => sync.deliveries.includes(d.id)).length, 0);
+		await Promise.all(
+			down.map(async (index) => {
+				await cluster.startProcess('webhook', index);
+				await waitForTrigger(index);
+			}),
+		);
+		return { failed, gap: sync.posts.map((post) => Number(post.id)) };
+	}
+
+	/** Every post pinned once (waited for, then every execution ended), each failed delivery sent again once. */
+	async function assertEachOnce(label: string, subscriptionId: number, posts: number[], failed: Made[]) {
+		await waitFor(`${label}: ${posts.length} posts pinned`, () => posts.every((id) => pinsOf(id) >= 1), { timeoutMs: 90_000, intervalMs: 250 });
+		await allFinished();
+		assert.deepEqual(posts.map(pinsOf), posts.map(() => 1), `${label}: pins per post`);
+		assert.deepEqual(failed.map((made) => redeliveries(subscriptionId, made.deliveryId!)), failed.map(() => 1), `${label}: redeliveries per failed delivery`);
+		const attempts = backend.fake!.control.webhooks.deliveries({ webhookId: subscriptionId }).filter((d) => failed.some((made) => made.deliveryId === d.id));
+		assert.deepEqual(attempts.map((d) => d.attempts.at(-1)?.status), failed.map(() => 200), `${label}: the failed deliveries, sent again`);
+	}
+
+	it('queue mode: A away until the subscription is disabled, set active at the service; the look back in a worker meets 503 feed pages and is put off; the service recovers; the next delivery at B: every post once, failed deliveries sent again once', async () => await withTriggerLog(async () => {
+		const fake = backend.fake!;
+		const started = Date.now();
+		const subscriptionId = (await subscriptionAt({ backend }, hookUrl(1)))!.id;
+		const { failed, gap } = await outage(subscriptionId, [1], 6);
+		assert.equal(failed.length, 2, 'two deliveries of six attempts disable the subscription');
+		// Retry-After 1: the look back's reads give up within seconds (the nodes' own backoff would take half a minute).
+		const failing = failingFeedPages(fake, { path: `/feeds/${FEED}/posts`, retryAfterSeconds: 1 });
+		assert.equal(await ownerSend({ backend }, 'PATCH', `/webhooks/${subscriptionId}`, { status: 'active' }), 200);
+		const first = await syncOne(fake, feed, subscriptionId);
+		await waitFor('the first delivery\'s post pinned', () => pinsOf(first.postId) === 1, { timeoutMs: 60_000, intervalMs: 250 });
+		await failing.givenUp();
+		await allFinished();
+		assert.equal(failing.hits(), failing.attempts, 'the look back was tried more than once while the service failed');
+		assert.match(await staticData(), /owedLookBack/, 'the look back put off is not in the workflow\'s static data');
+		assert.deepEqual(gap.map(pinsOf), gap.map(() => 0), 'posts of the gap pinned before the service recovered');
+		failing.remove();
+
+		const next = await syncAtB(subscriptionId);
+		assert.ok(first.deliveryId && next.deliveryId);
+		await assertEachOnce('put off in a worker', subscriptionId, [...failed.map((made) => made.postId), ...gap, first.postId, next.postId], failed);
+		assert.doesNotMatch(await staticData(), /owedLookBack/, 'the look back is still owed after it was done');
+		process.stderr.write(
+			`[e2e] queue catch-up put off: ${gap.length} posts of the gap, ${failed.length} failed deliveries; the first delivery ran in ${await workerOf(first.deliveryId)}, the next (at B) in ${await workerOf(next.deliveryId)}\n`,
+		);
+		recordTiming('queue mode: an outage of A, a look back put off in a worker, caught up at B', Date.now() - started);
+	}));
+
+	it('queue mode: A and B away until the subscription is disabled; set active at the service, then deliveries to A and to B within a minute, each looking back: every post once, failed deliveries sent again once', async () => await withTriggerLog(async () => {
+		const fake = backend.fake!;
+		const started = Date.now();
+		const subscriptionId = (await subscriptionAt({ backend }, hookUrl(1)))!.id;
+		const { failed, gap } = await outage(subscriptionId, [1, 2], 4);
+		assert.equal(await ownerSend({ backend }, 'PATCH', `/webhooks/${subscriptionId}`, { status: 'active' }), 200);
+		const atA = await syncOne(fake, feed, subscriptionId);
+		const atB = await syncAtB(subscriptionId);
+		assert.ok(atA.deliveryId && atB.deliveryId);
+		await assertEachOnce('two look backs', subscriptionId, [...failed.map((made) => made.postId), ...gap, atA.postId, atB.postId], failed);
+		const lost = ['worker-1', 'worker-2'].filter((name) => /is caught up by another look back/.test(cluster.output(name)));
+		process.stderr.write(
+			`[e2e] queue catch-up, two look backs: the delivery at A ran in ${await workerOf(atA.deliveryId)}, at B in ${await workerOf(atB.deliveryId)}; a look back found the gap claimed in ${lost.join(', ') || 'no worker'}\n`,
+		);
+		recordTiming('queue mode: a re-enable, then deliveries at A and B that both look back', Date.now() - started);
+	}));
 });

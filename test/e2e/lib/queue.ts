@@ -199,7 +199,7 @@ export class QueueCluster {
 	async startProcess(role: 'worker' | 'webhook', index: number): Promise<void> {
 		const name = `${role}-${index}`;
 		const port = role === 'webhook' ? this.webhookPorts[index - 1] : await freePort();
-		const env = { ...this.n8n.env(await freePort(), port), N8N_LOG_LEVEL: 'info' };
+		const env = { ...this.n8n.env(await freePort(), port), N8N_LOG_LEVEL: process.env.E2E_QUEUE_LOG_LEVEL ?? 'info' };
 		const daemon = this.spawnDaemon(name, this.n8n.runtime.n8nBin, [role], env, this.n8n.userFolder);
 		daemon.port = port;
 		await waitFor(

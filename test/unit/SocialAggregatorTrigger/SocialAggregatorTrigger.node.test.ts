@@ -294,7 +294,8 @@ describe('webhook()', () => {
 	});
 
 	it('a test delivery to the live trigger runs the workflow marked test, and looks back; with test deliveries off, it only looks back', async () => {
-		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String), test: true } } });
+		// Beside the signal, the static data this process read, for an execution that runs without it (a worker).
+		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String), test: true }, socialAggregatorState: expect.objectContaining({ node: expect.any(Object) }) } });
 		const on = signed(postCreated('kick_on', { test: true }));
 		const withTest = await node.webhook.call(webhookContext(on.raw, on.headers).context);
 		expect(withTest.workflowData?.[0]).toEqual([{ json: expect.objectContaining({ test: true, event_id: 'kick_on' }) }, { json: expect.objectContaining({ test: true }) }, look('kick_on')]);
@@ -346,7 +347,9 @@ describe('webhook()', () => {
 			const { context } = webhookContext(raw, headers, { parameters });
 			(context as unknown as { getWorkflow: unknown }).getWorkflow = () => ({ id: `wf-${String(delivery.id)}`, active: true });
 			const result = await node.webhook.call(context);
-			expect(result.workflowData).toEqual([[{ json: { socialAggregatorCatchUp: { id: delivery.id, occurred_at: '2026-01-01T10:06:00Z' } } }]]);
+			expect(result.workflowData).toEqual([
+				[{ json: { socialAggregatorCatchUp: { id: delivery.id, occurred_at: '2026-01-01T10:06:00Z' }, socialAggregatorState: expect.objectContaining({ node: expect.any(Object) }) } }],
+			]);
 			expect(result.webhookResponse).toMatchObject({ received: true, ignored: expect.any(String) });
 		}
 	});
@@ -522,8 +525,9 @@ describe('execute(), where the execution runs', () => {
 			return state.failing === 'log' ? refused : list(log);
 		};
 		const staticData: IDataObject = { subscriptions: { live: { id: '1', secret: SECRET, url: 'https://x/webhook', events: ['post.created'], test: false } } };
-		const run = async (input: IDataObject[], events = ['post.created']) => {
-			const base = hookContext({ api, staticData, mode: 'webhook' });
+		/** One execution; `own`: the static data n8n gives it (in queue mode on n8n 2.x, a worker's: none). */
+		const run = async (input: IDataObject[], events = ['post.created'], own = staticData) => {
+			const base = hookContext({ api, staticData: own, mode: 'webhook' });
 			const customData: Record<string, string> = {};
 			const context = {
 				...base.context,
@@ -625,6 +629,37 @@ describe('execute(), where the execution runs', () => {
 		const b = await run([{ id: 13, feed: { id: 7 }, event_id: 'dlv_b' }, { socialAggregatorCatchUp: { id: 'dlv_b', occurred_at: '2026-01-01T10:06:30Z' } }]);
 		expect(state.asked.filter((request) => request.endsWith('/redeliver'))).toEqual(['POST /webhooks/1/deliveries/failed_1/redeliver']);
 		expect([...eventIds(a.items), ...eventIds(b.items)].filter((id) => String(id).startsWith('catch-up:'))).toEqual(['catch-up:7:20', 'catch-up:7:21']);
+	});
+
+	it('queue mode, where n8n 2.x queues an execution without the static data: the look back runs in the worker from what the webhook process read, what it owes is saved beside the subscription, and the next delivery runs it', async () => {
+		const { state, run, staticData } = lookBackService();
+		const stored = (id: number, minute: number) => ({ id, created_at: `2026-01-01T09:${minute}:00Z`, external_created_at: `2026-01-01T09:${minute}:00Z` });
+		state.feedPosts = [stored(21, 30), stored(20, 20)];
+		state.failing = 'feed';
+		/** A delivery at a webhook process, which reads the workflow's static data (`saved`) from n8n's database; its items. */
+		const received = async (id: string, saved: IDataObject) => {
+			const { raw, headers } = signed(postCreated(id));
+			const emitted = await node.webhook.call(webhookContext(raw, headers, { staticData: saved }).context);
+			return emitted.workflowData![0].map((item) => item.json);
+		};
+		// Webhook process A, just started: its first delivery looks back, in a worker whose execution n8n gave no static data.
+		restart();
+		const worker1: IDataObject = {};
+		const first = await run(await received('kick_1', staticData), ['post.created'], worker1);
+		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
+		expect(eventIds(first.items)).toEqual(['kick_1', 'kick_1']);
+		// What the worker saves (n8n writes the execution's static data whole): the look back owed, and the subscription kept.
+		expect(worker1).toMatchObject({ subscriptions: staticData.subscriptions, owedLookBack: { kick: { id: 'kick_1' }, tries: 1, gap: {} } });
+
+		// The service recovers; the next delivery, read with the static data as the worker saved it, runs in another worker.
+		state.failing = undefined;
+		const worker2: IDataObject = {};
+		const next = await run(await received('dlv_2', worker1), ['post.created'], worker2);
+		expect(eventIds(next.items)).toEqual(['catch-up:7:20', 'catch-up:7:21', 'dlv_2', 'dlv_2']);
+		expect(worker2.subscriptions).toEqual(staticData.subscriptions);
+		expect(worker2.owedLookBack).toBeUndefined();
+		// A delivery while nothing is owed carries nothing of the static data to its execution.
+		expect((await received('dlv_3', worker2)).some((json) => Object.keys(json).some((key) => key.startsWith('socialAggregator')))).toBe(false);
 	});
 
 	it('a trigger for other events than post.created sends the failed deliveries again and reads no feed', async () => {

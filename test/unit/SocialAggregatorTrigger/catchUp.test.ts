@@ -51,6 +51,22 @@ describe('catchUp against a service', () => {
 		expect(result.notes).toEqual([]);
 	});
 
+	it('a delivery the disabling cut off mid-retry, left pending with its failed attempts: the gap after it read, it and the failed one sent again', async () => {
+		const cutOff = [
+			{ id: 'ok', status: 'succeeded', attempts: 1, response_status: 200, created_at: iso(5) },
+			{ id: 'f1', status: 'failed', attempts: 6, response_status: null, created_at: iso(10) },
+			// The 10th failed attempt in a row disabled the subscription during this delivery's retries: never tried again.
+			{ id: 'cut', status: 'pending', attempts: 4, response_status: null, next_attempt_at: null, created_at: iso(20) },
+			{ id: 'kick', status: 'pending', attempts: 0, response_status: null, created_at: iso(300) },
+		];
+		const service = new CatchUpService(cutOff, { '1': feedPosts(1, 1, 30) });
+		const { context } = hookContext({ api: service as unknown as WebhookApiStub });
+		const result = await catchUp(context as unknown as IExecuteFunctions, { subscriptionId: '1', kick, spanDays: 7, feedIds: [] });
+		expect(service.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /webhooks/1/deliveries/f1/redeliver', 'POST /webhooks/1/deliveries/cut/redeliver']);
+		expect(result.redelivered).toBe(2);
+		expect(result.deliveries.map((d) => (d.data?.posts as IDataObject[])[0].id)).toEqual(Array.from({ length: 10 }, (_, i) => 1021 + i));
+	});
+
 	it('a look back on a subscription that was delivering: one request for the log\'s newest page, nothing else', async () => {
 		const busy = Array.from({ length: 250 }, (_, n) => ({ id: `d${n}`, status: n === 3 ? 'failed' : 'succeeded', created_at: iso(n) }));
 		const service = new CatchUpService([...busy, { id: 'kick', status: 'pending', created_at: iso(300) }], { '1': feedPosts(1, 1, 30) });

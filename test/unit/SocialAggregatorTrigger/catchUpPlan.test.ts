@@ -18,6 +18,22 @@ describe('readLog', () => {
 		expect(entries).toEqual([entry('a', 10, 'failed'), entry('b', 20, 'failed'), entry('c', 30, 'done'), entry('d', 40, 'done'), entry('e', 50, 'pending')]);
 	});
 
+	it('marks a pending entry whose attempts failed (a count or a list of them, the last answer not a 2xx)', () => {
+		const entries = readLog([
+			{ id: 'cut', status: 'pending', attempts: 4, response_status: null, created_at: iso(10) },
+			{ id: 'busy', status: 'retrying', attempts: [{ status: 503 }], response_status: 503, created_at: iso(20) },
+			{ id: 'new', status: 'pending', attempts: 0, response_status: null, created_at: iso(30) },
+			{ id: 'quiet', status: 'pending', created_at: iso(40) },
+		]);
+		expect(entries).toEqual([
+			{ ...entry('cut', 10, 'pending'), tried: true },
+			{ ...entry('busy', 20, 'pending'), tried: true },
+			entry('new', 30, 'pending'),
+			entry('quiet', 40, 'pending'),
+		]);
+		expect(entries.filter((read) => read.tried === undefined).map((read) => read.id)).toEqual(['new', 'quiet']);
+	});
+
 	it('skips entries it cannot place: no id, no time, no state (never attempted)', () => {
 		expect(
 			readLog([
@@ -68,6 +84,22 @@ describe('planCatchUp', () => {
 		expect(planCatchUp(log, kick, floor)).toEqual({ redeliver: ['f2'], cutAt: floor, gap: { after: at(20), before: at(1000) }, gapOf: 'f2' });
 		const allBefore = [entry('f1', 10, 'failed'), entry('kick', 1000, 'pending')];
 		expect(planCatchUp(allBefore, kick, floor)).toEqual({ redeliver: [], cutAt: floor, gap: { after: floor, before: at(1000) }, gapOf: 'f1' });
+	});
+
+	it('a delivery cut off mid-retry by the disabling (still pending, its attempts failed): the gap starts there, and it is sent again', () => {
+		const tried = (id: string, seconds: number): LogEntry => ({ ...entry(id, seconds, 'pending'), tried: true });
+		const log = [entry('ok', 0, 'done'), entry('f1', 10, 'failed'), tried('cut', 20), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(log, kick, FLOOR)).toEqual({ redeliver: ['f1', 'cut'], gap: { after: at(20), before: at(1000) }, gapOf: 'cut' });
+		// The subscription disabled within one delivery's attempts: no entry failed at all.
+		expect(planCatchUp([entry('ok', 0, 'done'), tried('cut', 20), entry('kick', 1000, 'pending')], kick, FLOOR)).toEqual({
+			redeliver: ['cut'],
+			gap: { after: at(20), before: at(1000) },
+			gapOf: 'cut',
+		});
+		// One made since the re-enable whose first attempt failed (a receiver still busy) is the service's to retry: it
+		// neither hides the gap nor is sent again.
+		const afterReEnable = [entry('f1', 10, 'failed'), tried('busy', 990), entry('kick', 1000, 'pending')];
+		expect(planCatchUp(afterReEnable, kick, FLOOR)).toEqual({ redeliver: ['f1'], gap: { after: at(10), before: at(990) }, gapOf: 'f1' });
 	});
 
 	it('pending deliveries (the service still retries them) are left to the service', () => {
