@@ -10,6 +10,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from '../shared/constants';
 import { eventList, feedIdList } from '../shared/input';
 import { getFeeds, getWebhookEvents } from '../shared/loadOptions';
 import type { HeaderBag } from './signature';
@@ -28,12 +29,25 @@ import {
 	takeCatchUpSignal,
 	type Delivery,
 	type DeliverySettings,
+	type SeenState,
 	withoutCaughtUp,
 } from './delivery';
 import { handledInProcess, receivedHere, rememberHandled } from './deliveryMemory';
 import { finished, RETRY_AFTER_SECONDS, takePlace } from './inFlight';
 import { caughtUpBefore, claimGapPosts, gapClaimsWindow, lookBackAgain, lookBackDue, lookingBack } from './lookBacks';
-import { carry, nodeState, owedDue, owedGap, owedLookBack, putOff, seenState, settle, type NodeState, type OwedLookBack } from './owed';
+import {
+	carry,
+	nodeState,
+	openedSeenState,
+	owedDue,
+	owedGap,
+	owedLookBack,
+	putOff,
+	sealedSeenState,
+	settle,
+	type NodeState,
+	type OwedLookBack,
+} from './owed';
 import { checkExists, create, deliverySecrets, liveSubscription, remove, triggerKey } from './lifecycle';
 import { claimOnce, databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
@@ -222,8 +236,9 @@ export class SocialAggregatorTrigger implements INodeType {
 			lookBackDue: () => lookBackDue(key),
 		});
 		const response = this.getResponseObject();
-		// The static data this process read, for an execution that may look back (in queue mode it runs without it).
-		const items = emittedItems(answer, answer.catchUp || owedLookBack(this) ? seenState(this) : undefined);
+		// The static data this process read, sealed, for an execution that may look back (in queue mode it runs without it).
+		const handing = answer.catchUp !== undefined || (answer.items !== undefined && answer.items.length > 0 && owedLookBack(this) !== undefined);
+		const items = emittedItems(answer, handing ? sealedSeenState(this, await credentialKey(this)) : undefined);
 		if (items?.length && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
 			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`, request.rawBody?.length ?? 0))) {
@@ -257,7 +272,7 @@ export class SocialAggregatorTrigger implements INodeType {
 	 * then drops deliveries n8n's database says were acted on.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { items: input, signal, signalAt, seen } = takeCatchUpSignal(this.getInputData());
+		const { items: input, signal, signalAt, sealed } = takeCatchUpSignal(this.getInputData());
 		const manual = this.getMode() === 'manual';
 		const key = triggerKey(this);
 		const items = deferredSettings(this) ? applyEvaluatedSettings(this, input, manual) : input;
@@ -265,7 +280,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		const ids = input.map((item) => itemDeliveryId(item.json)).filter((id): id is string => id !== undefined);
 		if (signal) ids.push(signal.id);
 		try {
-			const state = nodeState(this, seen);
+			const state = nodeState(this, await handedState(this, sealed));
 			const owed = owedLookBack(state);
 			const run = lookBackToRun(this, { state, signal, owed, input });
 			if (run) lookingBack(key, kickTime(run.kick));
@@ -289,6 +304,28 @@ export class SocialAggregatorTrigger implements INodeType {
 			finished(key, ids);
 		}
 	}
+}
+
+/** The credential's API key: what seals the static data webhook() hands its execution (sealedState.ts). */
+async function credentialKey(ctx: IWebhookFunctions | IExecuteFunctions): Promise<string> {
+	const { apiKey } = await ctx.getCredentials<{ apiKey?: string }>(CREDENTIAL_NAME);
+	return typeof apiKey === 'string' ? apiKey : '';
+}
+
+/**
+ * The static data webhook() handed on, opened: read only where n8n gave the execution none (a worker on n8n 2.x). One
+ * that cannot be opened (the credential's key changed since the delivery came) is not read, and nothing is written
+ * over the static data: this execution does not look back.
+ */
+async function handedState(ctx: IExecuteFunctions, sealed: unknown): Promise<SeenState | undefined> {
+	if (sealed === undefined || ctx.getWorkflowStaticData('node').subscriptions !== undefined) return undefined;
+	const seen = openedSeenState(sealed, await credentialKey(ctx));
+	if (!seen) {
+		ctx.logger.warn(
+			"Social Aggregator Trigger: the trigger's state handed to this execution could not be opened with its credential (its API key changed since the delivery came?): this execution does not look back",
+		);
+	}
+	return seen;
 }
 
 /**

@@ -4,6 +4,7 @@ import { eventList, feedIdList } from '../shared/input';
 import { describeFailure, verifyDelivery, type HeaderBag } from './signature';
 import { idValue, isObject } from '../shared/utils';
 import { caughtUpId, idText, rawIdToken } from './deliveryId';
+import type { SealedState } from './sealedState';
 
 /** The most a delivery may hold, refused with 413 before any signature check (n8n itself reads up to 16 MB). */
 const MAX_DELIVERY_BYTES = 5 * 1024 * 1024;
@@ -83,9 +84,9 @@ export interface CatchUpSignal extends IDataObject {
 const CATCH_UP_SIGNAL = 'socialAggregatorCatchUp';
 
 /**
- * The field, in the same item, of the static data the webhook process read for the trigger (owed.ts, `seenState`):
- * n8n 2.x queues an execution without the workflow's static data, so a worker would know neither the subscription
- * nor the look back owed.
+ * The field, in the same item, of the static data the webhook process read for the trigger (owed.ts, `seenState`),
+ * sealed with the credential (sealedState.ts): n8n 2.x queues an execution without the workflow's static data, so a
+ * worker would know neither the subscription nor the look back owed.
  */
 const SEEN_STATE = 'socialAggregatorState';
 
@@ -101,7 +102,7 @@ const hidden = (json: IDataObject) => CATCH_UP_SIGNAL in json || SEEN_STATE in j
  * What webhook() emits for an answer: the delivery's items, then, when it looks back or hands its execution the static
  * data it read (`seen`: only for a delivery that starts one), an item of their own.
  */
-export function emittedItems(answer: DeliveryAnswer, seen?: SeenState): IDataObject[] | undefined {
+export function emittedItems(answer: DeliveryAnswer, seen?: SealedState): IDataObject[] | undefined {
 	const handed = seen && (answer.catchUp || answer.items?.length) ? seen : undefined;
 	if (!answer.catchUp && !handed) return answer.items;
 	return [...(answer.items ?? []), { ...(answer.catchUp ? { [CATCH_UP_SIGNAL]: answer.catchUp } : {}), ...(handed ? { [SEEN_STATE]: handed } : {}) }];
@@ -109,14 +110,14 @@ export function emittedItems(answer: DeliveryAnswer, seen?: SeenState): IDataObj
 
 /**
  * What execute() received, the hidden item taken out: the deliveries' items, the catch-up signal and its item's index
- * (or -1), and the static data webhook() read.
+ * (or -1), and the static data webhook() read, as it sealed it.
  */
-export function takeCatchUpSignal(received: INodeExecutionData[]): { items: INodeExecutionData[]; signal?: CatchUpSignal; signalAt: number; seen?: SeenState } {
+export function takeCatchUpSignal(received: INodeExecutionData[]): { items: INodeExecutionData[]; signal?: CatchUpSignal; signalAt: number; sealed?: unknown } {
 	const at = received.findIndex((item) => hidden(item.json));
 	const items = received.filter((item) => !hidden(item.json));
 	const json = at >= 0 ? received[at].json : {};
 	const signal = json[CATCH_UP_SIGNAL] as CatchUpSignal | undefined;
-	return { items, signal, signalAt: signal ? at : -1, seen: json[SEEN_STATE] as SeenState | undefined };
+	return { items, signal, signalAt: signal ? at : -1, sealed: json[SEEN_STATE] };
 }
 
 /** The catch-up span in days (the option "Catch-Up Span (Days)"); 0 turns catch-up off. */

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { UnreadGap } from './catchUp';
 import type { SeenState } from './delivery';
+import { seal, unseal, type SealedState } from './sealedState';
 import { isObject } from '../shared/utils';
 
 // What the trigger owes, kept where every n8n process of the workflow reads it and a restart does not wipe it: the
@@ -61,9 +62,20 @@ function plain(data: IDataObject): IDataObject {
  * The trigger's static data as webhook() reads it (in queue mode a webhook process reads the workflow from n8n's
  * database for each request), handed to the execution when it may need it: a look back due or owed.
  */
-export function seenState(ctx: StaticData): SeenState {
+function seenState(ctx: StaticData): SeenState {
 	const global = plain(ctx.getWorkflowStaticData('global'));
 	return { node: plain(ctx.getWorkflowStaticData('node')), ...(Object.keys(global).length > 0 ? { global } : {}) };
+}
+
+/** `seenState` sealed with the credential's API key (sealedState.ts): the execution's record holds no secret in the clear. */
+export function sealedSeenState(ctx: StaticData, apiKey: string): SealedState {
+	return seal(seenState(ctx), apiKey);
+}
+
+/** The static data webhook() sealed, opened with the credential's API key; undefined when it cannot be. */
+export function openedSeenState(sealed: unknown, apiKey: string): SeenState | undefined {
+	const opened = unseal(sealed, apiKey);
+	return opened && isObject(opened.node) ? (opened as SeenState) : undefined;
 }
 
 /** Writes `from`'s keys that `into` lacks. */

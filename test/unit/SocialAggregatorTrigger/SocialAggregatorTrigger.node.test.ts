@@ -66,6 +66,9 @@ function webhookContext(rawBody: Buffer | undefined, headers: IDataObject, opts:
 	return { context, sent, logs: base.logs, staticData };
 }
 
+/** The static data webhook() hands its execution: sealed (sealedState.ts), nothing of it in the clear. */
+const SEALED = { v: 1, iv: expect.any(String), tag: expect.any(String), data: expect.any(String) };
+
 function signed(delivery: Delivery, secret = SECRET) {
 	const raw = Buffer.from(JSON.stringify(delivery));
 	return { raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(secret, raw) } };
@@ -294,8 +297,8 @@ describe('webhook()', () => {
 	});
 
 	it('a test delivery to the live trigger runs the workflow marked test, and looks back; with test deliveries off, it only looks back', async () => {
-		// Beside the signal, the static data this process read, for an execution that runs without it (a worker).
-		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String), test: true }, socialAggregatorState: expect.objectContaining({ node: expect.any(Object) }) } });
+		// Beside the signal, the static data this process read, sealed, for an execution that runs without it (a worker).
+		const look = (id: string) => ({ json: { socialAggregatorCatchUp: { id, occurred_at: expect.any(String), test: true }, socialAggregatorState: SEALED } });
 		const on = signed(postCreated('kick_on', { test: true }));
 		const withTest = await node.webhook.call(webhookContext(on.raw, on.headers).context);
 		expect(withTest.workflowData?.[0]).toEqual([{ json: expect.objectContaining({ test: true, event_id: 'kick_on' }) }, { json: expect.objectContaining({ test: true }) }, look('kick_on')]);
@@ -348,7 +351,7 @@ describe('webhook()', () => {
 			(context as unknown as { getWorkflow: unknown }).getWorkflow = () => ({ id: `wf-${String(delivery.id)}`, active: true });
 			const result = await node.webhook.call(context);
 			expect(result.workflowData).toEqual([
-				[{ json: { socialAggregatorCatchUp: { id: delivery.id, occurred_at: '2026-01-01T10:06:00Z' }, socialAggregatorState: expect.objectContaining({ node: expect.any(Object) }) } }],
+				[{ json: { socialAggregatorCatchUp: { id: delivery.id, occurred_at: '2026-01-01T10:06:00Z' }, socialAggregatorState: SEALED } }],
 			]);
 			expect(result.webhookResponse).toMatchObject({ received: true, ignored: expect.any(String) });
 		}
@@ -645,7 +648,10 @@ describe('execute(), where the execution runs', () => {
 		// Webhook process A, just started: its first delivery looks back, in a worker whose execution n8n gave no static data.
 		restart();
 		const worker1: IDataObject = {};
-		const first = await run(await received('kick_1', staticData), ['post.created'], worker1);
+		const handed = await received('kick_1', staticData);
+		// The subscription's secret rides in the execution's record in n8n's database: sealed, never in the clear.
+		expect(JSON.stringify(handed)).not.toContain(SECRET);
+		const first = await run(handed, ['post.created'], worker1);
 		expect(state.asked).toContain('POST /webhooks/1/deliveries/failed_1/redeliver');
 		expect(eventIds(first.items)).toEqual(['kick_1', 'kick_1']);
 		// What the worker saves (n8n writes the execution's static data whole): the look back owed, and the subscription kept.
@@ -660,6 +666,24 @@ describe('execute(), where the execution runs', () => {
 		expect(worker2.owedLookBack).toBeUndefined();
 		// A delivery while nothing is owed carries nothing of the static data to its execution.
 		expect((await received('dlv_3', worker2)).some((json) => Object.keys(json).some((key) => key.startsWith('socialAggregator')))).toBe(false);
+	});
+
+	it('queue mode: a handed state the worker cannot open (altered, or sealed with another key) is not read: no look back, nothing written over the static data, a warning', async () => {
+		const { state, run, staticData } = lookBackService();
+		const { raw, headers } = signed(postCreated('kick_x'));
+		restart();
+		const emitted = (await node.webhook.call(webhookContext(raw, headers, { staticData }).context)).workflowData![0].map((item) => item.json);
+		const hidden = emitted.find((json) => 'socialAggregatorState' in json)!;
+		const sealed = hidden.socialAggregatorState as IDataObject;
+		const altered = Buffer.from(String(sealed.data), 'base64');
+		altered[0] ^= 1;
+		hidden.socialAggregatorState = { ...sealed, data: altered.toString('base64') };
+		const worker: IDataObject = {};
+		const result = await run(emitted, ['post.created'], worker);
+		expect(eventIds(result.items)).toEqual(['kick_x', 'kick_x']);
+		expect(state.asked).toEqual([]);
+		expect(worker).toEqual({});
+		expect(result.logs.some((line) => line.level === 'warn' && /could not be opened/.test(line.message))).toBe(true);
 	});
 
 	it('a trigger for other events than post.created sends the failed deliveries again and reads no feed', async () => {
