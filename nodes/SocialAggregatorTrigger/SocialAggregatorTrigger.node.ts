@@ -49,6 +49,7 @@ import {
 	type OwedLookBack,
 } from './owed';
 import { checkExists, create, deliverySecrets, liveSubscription, remove, triggerKey } from './lifecycle';
+import type { SealedState } from './sealedState';
 import { claimOnce, databaseStore, firstTimeItems, itemDeliveryId } from './seenDeliveries';
 
 /** Reads a parameter as stored: an expression stays its text, so no expression isolate is taken. */
@@ -238,7 +239,7 @@ export class SocialAggregatorTrigger implements INodeType {
 		const response = this.getResponseObject();
 		// The static data this process read, sealed, for an execution that may look back (in queue mode it runs without it).
 		const handing = answer.catchUp !== undefined || (answer.items !== undefined && answer.items.length > 0 && owedLookBack(this) !== undefined);
-		const items = emittedItems(answer, handing ? sealedSeenState(this, await credentialKey(this)) : undefined);
+		const items = emittedItems(answer, handing ? await sealedForExecution(this) : undefined);
 		if (items?.length && !manual) {
 			// Executions of this trigger pile up in this process: the sender retries later instead.
 			if (!(await takePlace(key, answer.id ?? `(no id) ${++unnamed}`, request.rawBody?.length ?? 0))) {
@@ -313,13 +314,26 @@ async function credentialKey(ctx: IWebhookFunctions | IExecuteFunctions): Promis
 }
 
 /**
+ * The static data webhook() read, sealed for its execution; none when the credential cannot be read (the delivery
+ * still runs with its own posts: a worker then does not look back).
+ */
+async function sealedForExecution(ctx: IWebhookFunctions): Promise<SealedState | undefined> {
+	try {
+		return sealedSeenState(ctx, await credentialKey(ctx));
+	} catch {
+		ctx.logger.warn("Social Aggregator Trigger: its credential could not be read, so the trigger's state is not handed to the execution");
+		return undefined;
+	}
+}
+
+/**
  * The static data webhook() handed on, opened: read only where n8n gave the execution none (a worker on n8n 2.x). One
- * that cannot be opened (the credential's key changed since the delivery came) is not read, and nothing is written
- * over the static data: this execution does not look back.
+ * that cannot be opened (the credential's key changed since the delivery came, or cannot be read) is not read, and
+ * nothing is written over the static data: this execution does not look back.
  */
 async function handedState(ctx: IExecuteFunctions, sealed: unknown): Promise<SeenState | undefined> {
 	if (sealed === undefined || ctx.getWorkflowStaticData('node').subscriptions !== undefined) return undefined;
-	const seen = openedSeenState(sealed, await credentialKey(ctx));
+	const seen = openedSeenState(sealed, await credentialKey(ctx).catch(() => ''));
 	if (!seen) {
 		ctx.logger.warn(
 			"Social Aggregator Trigger: the trigger's state handed to this execution could not be opened with its credential (its API key changed since the delivery came?): this execution does not look back",

@@ -668,6 +668,25 @@ describe('execute(), where the execution runs', () => {
 		expect((await received('dlv_3', worker2)).some((json) => Object.keys(json).some((key) => key.startsWith('socialAggregator')))).toBe(false);
 	});
 
+	it('queue mode: a credential that cannot be read hands no state and fails no delivery: webhook() emits the posts and the signal, a worker does not look back', async () => {
+		const { state, run, staticData } = lookBackService();
+		const { raw, headers } = signed(postCreated('kick_nocred'));
+		restart();
+		const { context, logs } = webhookContext(raw, headers, { staticData });
+		(context as unknown as { getCredentials: unknown }).getCredentials = async () => {
+			throw new Error('Node does not have any credentials set');
+		};
+		const emitted = (await node.webhook.call(context)).workflowData![0].map((item) => item.json);
+		expect(emitted.some((json) => 'socialAggregatorCatchUp' in json)).toBe(true);
+		expect(emitted.some((json) => 'socialAggregatorState' in json)).toBe(false);
+		expect(logs.some((line) => line.level === 'warn' && /credential could not be read/.test(line.message))).toBe(true);
+		const worker: IDataObject = {};
+		const result = await run(emitted, ['post.created'], worker);
+		expect(eventIds(result.items)).toEqual(['kick_nocred', 'kick_nocred']);
+		expect(state.asked).toEqual([]);
+		expect(worker).toEqual({});
+	});
+
 	it('queue mode: a handed state the worker cannot open (altered, or sealed with another key) is not read: no look back, nothing written over the static data, a warning', async () => {
 		const { state, run, staticData } = lookBackService();
 		const { raw, headers } = signed(postCreated('kick_x'));
