@@ -37,6 +37,7 @@ import { finished, RETRY_AFTER_SECONDS, takePlace } from './inFlight';
 import { caughtUpBefore, claimGapPosts, gapClaimsWindow, lookBackAgain, lookBackDue, lookingBack } from './lookBacks';
 import {
 	carry,
+	hasOwnState,
 	nodeState,
 	openedSeenState,
 	owedDue,
@@ -332,7 +333,7 @@ async function sealedForExecution(ctx: IWebhookFunctions): Promise<SealedState |
  * nothing is written over the static data: this execution does not look back.
  */
 async function handedState(ctx: IExecuteFunctions, sealed: unknown): Promise<SeenState | undefined> {
-	if (sealed === undefined || ctx.getWorkflowStaticData('node').subscriptions !== undefined) return undefined;
+	if (sealed === undefined || hasOwnState(ctx)) return undefined;
 	const seen = openedSeenState(sealed, await credentialKey(ctx).catch(() => ''));
 	if (!seen) {
 		ctx.logger.warn(

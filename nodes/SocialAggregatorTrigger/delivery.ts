@@ -100,12 +100,11 @@ const hidden = (json: IDataObject) => CATCH_UP_SIGNAL in json || SEEN_STATE in j
 
 /**
  * What webhook() emits for an answer: the delivery's items, then, when it looks back or hands its execution the static
- * data it read (`seen`: only for a delivery that starts one), an item of their own.
+ * data it read (`seen`: webhook() seals it only for a delivery that starts one), an item of their own.
  */
 export function emittedItems(answer: DeliveryAnswer, seen?: SealedState): IDataObject[] | undefined {
-	const handed = seen && (answer.catchUp || answer.items?.length) ? seen : undefined;
-	if (!answer.catchUp && !handed) return answer.items;
-	return [...(answer.items ?? []), { ...(answer.catchUp ? { [CATCH_UP_SIGNAL]: answer.catchUp } : {}), ...(handed ? { [SEEN_STATE]: handed } : {}) }];
+	if (!answer.catchUp && !seen) return answer.items;
+	return [...(answer.items ?? []), { ...(answer.catchUp ? { [CATCH_UP_SIGNAL]: answer.catchUp } : {}), ...(seen ? { [SEEN_STATE]: seen } : {}) }];
 }
 
 /**

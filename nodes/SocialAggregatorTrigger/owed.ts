@@ -78,6 +78,11 @@ export function openedSeenState(sealed: unknown, apiKey: string): SeenState | un
 	return opened && isObject(opened.node) ? (opened as SeenState) : undefined;
 }
 
+/** Whether n8n gave the execution the node's static data (not a worker on n8n 2.x): it holds the subscription. */
+export function hasOwnState(ctx: StaticData): boolean {
+	return ctx.getWorkflowStaticData('node').subscriptions !== undefined;
+}
+
 /** Writes `from`'s keys that `into` lacks. */
 function restore(into: IDataObject, from: IDataObject): void {
 	for (const [key, value] of Object.entries(from)) if (into[key] === undefined) into[key] = value;
@@ -91,7 +96,7 @@ function restore(into: IDataObject, from: IDataObject): void {
  */
 export function nodeState(ctx: StaticData, seen?: SeenState): NodeState {
 	const own = ctx.getWorkflowStaticData('node');
-	if (!seen || own.subscriptions !== undefined || seen.node.subscriptions === undefined) return stateOf(ctx);
+	if (!seen || hasOwnState(ctx) || seen.node.subscriptions === undefined) return stateOf(ctx);
 	let restored = false;
 	return {
 		read: () => (restored ? own : seen.node),
